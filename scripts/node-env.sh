@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Runs a command under the pinned Node runtime (DESIGN.md: Node 24.21.0).
+# When the machine's node is another major, the official build is fetched from the
+# npm registry (node-linux-<arch>), its sha512 checked against the registry's
+# dist.integrity, and unpacked into the ignored .tools/ folder.
+set -euo pipefail
+
+NODE_VERSION=24.21.0
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+current=$(node -p 'process.versions.node' 2>/dev/null || echo none)
+if [[ "$current" != 24.* ]]; then
+  case "$(uname -m)" in
+    x86_64) arch=x64 ;;
+    aarch64 | arm64) arch=arm64 ;;
+    *) echo "node-env: no Node $NODE_VERSION build for $(uname -m)" >&2; exit 1 ;;
+  esac
+  pkg="node-linux-$arch"
+  dir="$root/.tools/$pkg-$NODE_VERSION"
+  if [[ ! -x "$dir/bin/node" ]]; then
+    echo "node-env: machine has node $current; fetching $pkg@$NODE_VERSION from the npm registry" >&2
+    tmp=$(mktemp -d)
+    trap 'rm -rf "$tmp"' EXIT
+    expected=$(npm view "$pkg@$NODE_VERSION" dist.integrity 2>/dev/null)
+    (cd "$tmp" && npm pack "$pkg@$NODE_VERSION" --silent >/dev/null 2>&1)
+    tarball=$(ls "$tmp"/*.tgz)
+    actual="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+    if [[ "$expected" != "$actual" ]]; then
+      echo "node-env: integrity mismatch for $pkg@$NODE_VERSION" >&2
+      echo "  registry: $expected" >&2
+      echo "  download: $actual" >&2
+      exit 1
+    fi
+    mkdir -p "$dir.partial"
+    tar xzf "$tarball" --strip-components=1 -C "$dir.partial"
+    rm -rf "$dir"
+    mv "$dir.partial" "$dir"
+    echo "node-env: Node $("$dir/bin/node" -p 'process.versions.node') ready in ${dir#"$root/"} (integrity verified)" >&2
+  fi
+  export PATH="$dir/bin:$PATH"
+  export npm_config_nodedir="$dir"
+fi
+
+exec "$@"

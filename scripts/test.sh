@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# `npm test`: install dependencies, then lint, type check and every test. Runs under
+# scripts/node-env.sh, so node is the pinned 24.21.0.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash scripts/install-deps.sh
+bash scripts/debian-packages.sh
+
+echo "== lint (biome)"
+npx biome ci .
+echo "== type check (tsc)"
+npx tsc --noEmit -p .
+echo "== tests (vitest)"
+npx vitest run "$@"

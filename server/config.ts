@@ -1,0 +1,38 @@
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+const base64Key32 = z
+  .string({ error: "is required (base64 of 32 random bytes, e.g. `openssl rand -base64 32`)" })
+  .refine((v) => /^[A-Za-z0-9+/]+={0,2}$/.test(v) && Buffer.from(v, "base64").length === 32, {
+    message: "must be base64 that decodes to exactly 32 bytes (e.g. `openssl rand -base64 32`)",
+  });
+
+export const serverConfigSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  MQTT_PORT: port.default(1883),
+  DATA_DIR: z.string().min(1).default("./data"),
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  TOTP_SECRET_ENCRYPTION_KEY: base64Key32,
+  JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
+});
+
+export type ServerConfig = z.infer<typeof serverConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Parses the environment once, at start-up. Throws ConfigError with one line per bad field. */
+export function loadServerConfig(env: NodeJS.ProcessEnv): ServerConfig {
+  const defined = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = serverConfigSchema.safeParse(defined);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}

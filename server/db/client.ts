@@ -1,0 +1,27 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
+import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./schema/index.ts";
+
+export type Db = BetterSQLite3Database<typeof schema>;
+export type Sqlite = Database.Database;
+
+export type DatabaseHandle = { db: Db; sqlite: Sqlite; close(): void };
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+
+/** Opens (creating if needed) the server database at `file` and applies pending migrations. */
+export function openDatabase(file: string): DatabaseHandle {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema });
+  migrate(db, { migrationsFolder });
+  return { db, sqlite, close: () => sqlite.close() };
+}

@@ -1,0 +1,64 @@
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, id, instant } from "./columns.ts";
+import { projects } from "./field.ts";
+import { users } from "./identity.ts";
+
+export const deployments = sqliteTable(
+  "deployments",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    configHash: text("config_hash").notNull(),
+    config: text("config", { mode: "json" }).notNull(),
+    status: text("status", { enum: ["pending", "applied", "failed"] }).notNull(),
+    error: text("error"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [index("deployments_project_idx").on(t.projectId, t.version)],
+);
+
+export const agentLogs = sqliteTable(
+  "agent_logs",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    level: text("level", { enum: ["debug", "info", "warn", "error"] }).notNull(),
+    category: text("category").notNull().default("agent"),
+    message: text("message").notNull(),
+    timestamp: instant("timestamp").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("agent_logs_project_ts_idx").on(t.projectId, t.timestamp)],
+);
+
+/** The latest heartbeat and last-will state of a project's agent. */
+export const agentStatus = sqliteTable("agent_status", {
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  lastSeen: instant("last_seen").notNull(),
+  heartbeat: text("heartbeat", { mode: "json" }),
+  offlineAt: instant("offline_at"),
+});
+
+/** Telemetry batches already committed, so a batch resent after a lost ack is counted once. */
+export const agentBatches = sqliteTable(
+  "agent_batches",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    seq: integer("seq").notNull(),
+    points: integer("points").notNull(),
+    receivedAt: instant("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.agentId, t.seq] })],
+);

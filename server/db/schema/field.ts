@@ -1,0 +1,81 @@
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, flag, id, instant } from "./columns.ts";
+
+export const projects = sqliteTable("projects", {
+  id: id(),
+  name: text("name").notNull(),
+  description: text("description"),
+  location: text("location"),
+  isActive: flag("is_active").notNull().default(true),
+  /** IANA zone of the production day (ANH 0651 daily report). */
+  timezone: text("timezone").notNull().default("America/Bogota"),
+  lastHealthReport: text("last_health_report", { mode: "json" }),
+  /** SHA-256 hex of the current agent token; null until one is issued. */
+  agentTokenHash: text("agent_token_hash"),
+  createdAt: createdAt(),
+  updatedAt: instant("updated_at").notNull(),
+});
+
+export const assets = sqliteTable(
+  "assets",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    assetType: text("asset_type", { enum: ["well", "tank", "pipeline", "station", "meter"] }).notNull(),
+    latitude: real("latitude"),
+    longitude: real("longitude"),
+    createdAt: createdAt(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [index("assets_project_idx").on(t.projectId)],
+);
+
+export const devices = sqliteTable(
+  "devices",
+  {
+    id: id(),
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    protocol: text("protocol", { enum: ["modbus_tcp", "modbus_rtu", "opc_ua", "s7", "dnp3"] }).notNull(),
+    host: text("host"),
+    port: integer("port"),
+    slaveId: integer("slave_id"),
+    enabled: flag("enabled").notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [index("devices_asset_idx").on(t.assetId)],
+);
+
+export const variables = sqliteTable(
+  "variables",
+  {
+    id: id(),
+    deviceId: text("device_id")
+      .notNull()
+      .references(() => devices.id, { onDelete: "cascade" }),
+    alias: text("alias").notNull(),
+    dataType: text("data_type", { enum: ["float", "int", "bool", "string"] }).notNull(),
+    registerAddress: integer("register_address"),
+    unit: text("unit"),
+    scaleFactor: real("scale_factor"),
+    enabled: flag("enabled").notNull().default(true),
+    address: text("address"),
+    registerKind: text("register_kind", { enum: ["holding", "input", "coil", "discrete"] })
+      .notNull()
+      .default("holding"),
+    wordOrder: text("word_order", { enum: ["ABCD", "CDAB", "BADC", "DCBA"] })
+      .notNull()
+      .default("ABCD"),
+    pollIntervalMs: integer("poll_interval_ms").notNull().default(1000),
+    deadband: real("deadband").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("variables_device_alias_uq").on(t.deviceId, t.alias)],
+);

@@ -1,0 +1,59 @@
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { assets, projects } from "./field.ts";
+
+/**
+ * A series is one (asset, variable) pair, keyed by a small integer so that raw rows and
+ * rollups stay narrow. Raw and rollup tables are WITHOUT ROWID (see migration 0001).
+ */
+export const telemetrySeries = sqliteTable(
+  "telemetry_series",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
+    variable: text("variable").notNull(),
+    unit: text("unit"),
+    /** Epoch ms of the newest reading; drives comm_loss and "active" asset counts. */
+    lastTs: integer("last_ts"),
+    lastValue: real("last_value"),
+  },
+  (t) => [
+    uniqueIndex("telemetry_series_asset_variable_uq").on(t.assetId, t.variable),
+    index("telemetry_series_project_idx").on(t.projectId),
+  ],
+);
+
+/** Raw readings: (series, epoch ms) → value. */
+export const telemetryRaw = sqliteTable(
+  "telemetry_raw",
+  {
+    seriesId: integer("series_id").notNull(),
+    ts: integer("ts").notNull(),
+    value: real("value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.ts] })],
+);
+
+const rollupColumns = {
+  seriesId: integer("series_id").notNull(),
+  /** Bucket start, epoch ms, aligned to UTC. */
+  bucket: integer("bucket").notNull(),
+  count: integer("count").notNull(),
+  sum: real("sum").notNull(),
+  min: real("min").notNull(),
+  max: real("max").notNull(),
+};
+
+/** 5-minute rollups, maintained on ingest and kept beyond raw retention. */
+export const telemetryRollup5m = sqliteTable("telemetry_rollup_5m", rollupColumns, (t) => [
+  primaryKey({ columns: [t.seriesId, t.bucket] }),
+]);
+
+/** Hourly rollups for long ranges. */
+export const telemetryRollup1h = sqliteTable("telemetry_rollup_1h", rollupColumns, (t) => [
+  primaryKey({ columns: [t.seriesId, t.bucket] }),
+]);

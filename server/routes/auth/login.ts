@@ -1,0 +1,36 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import { login } from "../../services/auth/login.ts";
+import type { RateLimiter } from "../../services/auth/rate-limit.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { clientInfo } from "../client-info.ts";
+import { enforceRateLimit } from "../rate-limit.ts";
+import type { Router } from "../router.ts";
+import { loginRequest, loginResponse } from "./schema.ts";
+import { loginBody, setRefreshCookie } from "./session-response.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/login",
+  tags: ["Auth"],
+  summary: "Log in",
+  description:
+    "Email and password; with two-factor enabled also `totp_code` or `recovery_code`. Sets the refresh cookie. " +
+    "Two-factor errors: TwoFactorRequired (with requires_2fa), TwoFactorFailed, RecoveryCodeInvalid, AccountLocked.",
+  request: jsonBody(loginRequest),
+  responses: {
+    200: json(loginResponse, "Logged in"),
+    ...errorResponses(400, 401, 429),
+  },
+});
+
+export function mountLogin(router: Router, ctx: ServiceContext, limiter: RateLimiter): void {
+  router.openapi(route, async (c) => {
+    const input = c.req.valid("json");
+    const client = clientInfo(c);
+    enforceRateLimit(limiter, ctx, client.ip, input.email);
+    const result = await login(ctx, input, client);
+    setRefreshCookie(c, ctx.config, result.refreshToken);
+    return c.json(loginBody(result.accessToken, result.user.role, result.projects), 200);
+  });
+}

@@ -1,0 +1,39 @@
+import { createRoute } from "@hono/zod-openapi";
+import { AppError } from "../../http/errors.ts";
+import { errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import type { RateLimiter } from "../../services/auth/rate-limit.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { createUser } from "../../services/users/create-user.ts";
+import { toUserDto } from "../../services/users/user-dto.ts";
+import { clientInfo } from "../client-info.ts";
+import { enforceRateLimit } from "../rate-limit.ts";
+import type { Router } from "../router.ts";
+import { createUserRequest, userSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/register",
+  tags: ["Auth"],
+  summary: "Self-registration (disabled in production)",
+  description: "Creates a user with no projects. May not grant superadmin or admin.",
+  request: jsonBody(createUserRequest),
+  responses: {
+    201: json(userSchema, "User created"),
+    ...errorResponses(400, 403, 409, 429),
+  },
+});
+
+export function mountRegister(router: Router, ctx: ServiceContext, limiter: RateLimiter): void {
+  router.openapi(route, async (c) => {
+    const input = c.req.valid("json");
+    enforceRateLimit(limiter, ctx, clientInfo(c).ip, input.email);
+    if (ctx.config.NODE_ENV === "production") {
+      throw new AppError("RegistrationDisabled", "self-registration is disabled in production");
+    }
+    if (input.role === "superadmin" || input.role === "admin") {
+      throw new AppError("Forbidden", `self-registration may not grant the ${input.role} role`);
+    }
+    const user = await createUser(ctx, input);
+    return c.json(toUserDto(user, []), 201);
+  });
+}

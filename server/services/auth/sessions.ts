@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import { seesAllProjects } from "../../../shared/roles.ts";
+import { refreshTokens, sessions, userProjects, users } from "../../db/schema/index.ts";
+import { AppError } from "../../http/errors.ts";
+import type { ServiceContext } from "../context.ts";
+import type { AuthContext } from "./auth-context.ts";
+import {
+  REFRESH_TOKEN_TTL_SECONDS,
+  randomToken,
+  sha256Hex,
+  signAccessToken,
+  verifyAccessToken,
+} from "./tokens.ts";
+
+export type IssuedTokens = { accessToken: string; refreshToken: string; sessionId: string };
+
+type ClientInfo = { ip?: string | undefined; userAgent?: string | undefined };
+
+export async function startSession(
+  ctx: ServiceContext,
+  user: { id: string; role: AuthContext["role"] },
+  client: ClientInfo,
+): Promise<IssuedTokens> {
+  const now = ctx.clock.now();
+  const sessionId = randomUUID();
+  const refreshToken = randomToken();
+  ctx.db.transaction((tx) => {
+    tx.insert(sessions)
+      .values({
+        id: sessionId,
+        userId: user.id,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000),
+        ip: client.ip ?? null,
+        userAgent: client.userAgent?.slice(0, 256) ?? null,
+      })
+      .run();
+    tx.insert(refreshTokens)
+      .values({ tokenHash: sha256Hex(refreshToken), sessionId, createdAt: now })
+      .run();
+  });
+  const accessToken = await signAccessToken(
+    ctx.keys.jwt,
+    { sub: user.id, sid: sessionId, role: user.role },
+    now,
+  );
+  return { accessToken, refreshToken, sessionId };
+}
+
+const invalidRefresh = () => new AppError("Unauthorized", "refresh token is invalid or expired");
+
+/**
+ * Rotates a refresh token. A token that was already rotated is a sign of theft: the whole
+ * session is revoked (OAuth 2.0 Security BCP §4.14.2, refresh token reuse detection).
+ */
+export async function rotateRefreshToken(
+  ctx: ServiceContext,
+  presented: string,
+): Promise<IssuedTokens & { userId: string }> {
+  const now = ctx.clock.now();
+  const hash = sha256Hex(presented);
+  const next = randomToken();
+  const outcome = ctx.db.transaction((tx) => {
+    const row = tx
+      .select({ token: refreshTokens, session: sessions, user: users })
+      .from(refreshTokens)
+      .innerJoin(sessions, eq(sessions.id, refreshTokens.sessionId))
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(refreshTokens.tokenHash, hash))
+      .get();
+    if (!row || row.session.revokedAt || row.session.expiresAt <= now || !row.user.isActive) return null;
+    if (row.token.rotatedAt) {
+      tx.update(sessions)
+        .set({ revokedAt: now, revokedReason: "refresh_token_reuse" })
+        .where(eq(sessions.id, row.session.id))
+        .run();
+      return "reused" as const;
+    }
+    tx.update(refreshTokens).set({ rotatedAt: now }).where(eq(refreshTokens.tokenHash, hash)).run();
+    tx.insert(refreshTokens)
+      .values({ tokenHash: sha256Hex(next), sessionId: row.session.id, createdAt: now })
+      .run();
+    return { sessionId: row.session.id, userId: row.user.id, role: row.user.role };
+  });
+  if (outcome === "reused") {
+    ctx.logger.warn("refresh token reuse: session revoked", {});
+    throw invalidRefresh();
+  }
+  if (!outcome) throw invalidRefresh();
+  const accessToken = await signAccessToken(
+    ctx.keys.jwt,
+    { sub: outcome.userId, sid: outcome.sessionId, role: outcome.role },
+    now,
+  );
+  return { accessToken, refreshToken: next, sessionId: outcome.sessionId, userId: outcome.userId };
+}
+
+export function revokeSession(ctx: ServiceContext, sessionId: string, reason: string): void {
+  ctx.db
+    .update(sessions)
+    .set({ revokedAt: ctx.clock.now(), revokedReason: reason })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
+    .run();
+}
+
+export function revokeUserSessions(ctx: ServiceContext, userId: string, reason: string): void {
+  ctx.db
+    .update(sessions)
+    .set({ revokedAt: ctx.clock.now(), revokedReason: reason })
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .run();
+}
+
+export type Resolved =
+  | { ok: true; auth: AuthContext }
+  | { ok: false; reason: "expired" | "invalid" | "revoked" };
+
+/** Resolves a bearer token: valid signature, not expired, live session, active user. */
+export async function resolveAccessToken(ctx: ServiceContext, token: string): Promise<Resolved> {
+  const verified = await verifyAccessToken(ctx.keys.jwt, token, ctx.clock.now());
+  if (!verified.ok) return verified;
+  const { claims } = verified;
+  const row = ctx.db
+    .select({ revokedAt: sessions.revokedAt, email: users.email, role: users.role, isActive: users.isActive })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, claims.sid), eq(sessions.userId, claims.sub)))
+    .get();
+  if (!row || row.revokedAt || !row.isActive) return { ok: false, reason: "revoked" };
+  const projectIds = seesAllProjects(row.role) ? new Set<string>() : projectIdsOf(ctx, claims.sub);
+  return {
+    ok: true,
+    auth: {
+      userId: claims.sub,
+      sessionId: claims.sid,
+      email: row.email,
+      // The role is read from the database, so a role change applies at once.
+      role: row.role,
+      projectIds,
+      expiresAt: claims.exp,
+    },
+  };
+}
+
+export function projectIdsOf(ctx: ServiceContext, userId: string): Set<string> {
+  const rows = ctx.db
+    .select({ projectId: userProjects.projectId })
+    .from(userProjects)
+    .where(eq(userProjects.userId, userId))
+    .all();
+  return new Set(rows.map((r) => r.projectId));
+}
+
+/** True while the session behind `sessionId` is live (WebSocket re-checks use this). */
+export function sessionIsLive(ctx: ServiceContext, sessionId: string): boolean {
+  const row = ctx.db
+    .select({ revokedAt: sessions.revokedAt, isActive: users.isActive })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, sessionId))
+    .get();
+  return Boolean(row && !row.revokedAt && row.isActive);
+}

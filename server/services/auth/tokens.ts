@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from "node:crypto";
+import { errors, jwtVerify, SignJWT } from "jose";
+import type { Role } from "../../../shared/roles.ts";
+
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+export const REFRESH_COOKIE = "caudal_refresh";
+export const REFRESH_COOKIE_PATH = "/api/auth";
+
+export type AccessClaims = { sub: string; sid: string; role: Role; exp: number };
+
+export async function signAccessToken(
+  key: Uint8Array,
+  claims: Omit<AccessClaims, "exp">,
+  now: Date,
+): Promise<string> {
+  const iat = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ sid: claims.sid, role: claims.role })
+    .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+    .setSubject(claims.sub)
+    .setIssuer("caudal")
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+    .sign(key);
+}
+
+export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: "expired" | "invalid" };
+
+export async function verifyAccessToken(key: Uint8Array, token: string, now: Date): Promise<VerifyResult> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ["HS256"],
+      issuer: "caudal",
+      currentDate: now,
+    });
+    if (
+      typeof payload.sub !== "string" ||
+      typeof payload.sid !== "string" ||
+      typeof payload.role !== "string"
+    ) {
+      return { ok: false, reason: "invalid" };
+    }
+    return {
+      ok: true,
+      claims: { sub: payload.sub, sid: payload.sid, role: payload.role as Role, exp: payload.exp ?? 0 },
+    };
+  } catch (err) {
+    return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };
+  }
+}
+
+/** Opaque random token (refresh tokens, agent tokens, recovery codes are made from this). */
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString("base64url");
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value).digest("hex");
+}

@@ -1,0 +1,145 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Role } from "../../shared/roles.ts";
+import { type ServerConfig, serverConfigSchema } from "../config.ts";
+import { createLogger } from "../logger.ts";
+import { CaudalServer } from "../server.ts";
+import type { Clock } from "../services/context.ts";
+
+export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T; text: string };
+
+export type RequestOptions = {
+  method?: string;
+  body?: unknown;
+  /** Sent verbatim (for malformed JSON tests). */
+  rawBody?: string;
+  token?: string;
+  headers?: Record<string, string>;
+};
+
+/** A mutable clock for tests that need to move time (lockouts, expiry). */
+export class TestClock implements Clock {
+  #offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.#offsetMs);
+  }
+  advance(ms: number): void {
+    this.#offsetMs += ms;
+  }
+}
+
+/**
+ * A real caudal-server on a random port with its own DATA_DIR. Each test file starts one;
+ * tests create their own users and projects and never wipe shared tables.
+ */
+export class TestServer {
+  readonly server: CaudalServer;
+  readonly dataDir: string;
+  readonly config: ServerConfig;
+  readonly clock = new TestClock();
+  #admin: { token: string; email: string; password: string } | undefined;
+
+  private constructor(overrides: Partial<Record<keyof ServerConfig, string>>) {
+    this.dataDir = mkdtempSync(join(tmpdir(), "caudal-test-"));
+    this.config = serverConfigSchema.parse({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      MQTT_PORT: "0",
+      DATA_DIR: this.dataDir,
+      NODE_ENV: "test",
+      LOG_LEVEL: "silent",
+      TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      LOGIN_RATE_LIMIT: "1000",
+      ...overrides,
+    });
+    this.server = new CaudalServer({ config: this.config, logger: createLogger("silent"), clock: this.clock });
+  }
+
+  static async start(overrides: Partial<Record<keyof ServerConfig, string>> = {}): Promise<TestServer> {
+    const t = new TestServer(overrides);
+    await t.server.start();
+    return t;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.server.port}`;
+  }
+
+  async stop(): Promise<void> {
+    await this.server.stop();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  async request<T = unknown>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.rawBody !== undefined) body = options.rawBody;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined) headers["content-type"] ??= "application/json";
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method: options.method ?? (body === undefined ? "GET" : "POST"),
+      headers,
+      body,
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    if (res.headers.get("content-type")?.includes("application/json") && text) parsed = JSON.parse(text);
+    return { status: res.status, headers: res.headers, body: parsed as T, text };
+  }
+
+  /** The superadmin created through /api/auth/setup/register (once per server). */
+  async admin(): Promise<{ token: string; email: string; password: string }> {
+    if (this.#admin) return this.#admin;
+    const email = "root@caudal.test";
+    const password = "correct horse battery";
+    const res = await this.request<{ token: string }>("/api/auth/setup/register", {
+      body: { email, name: "Root", role: "superadmin", password },
+    });
+    if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
+    this.#admin = { token: res.body.token, email, password };
+    return this.#admin;
+  }
+
+  /**
+   * A logged-in user of `role`, assigned to `projectIds`, created through the admin API.
+   */
+  async userWithRole(
+    role: Role,
+    projectIds: string[] = [],
+  ): Promise<{ id: string; token: string; email: string; password: string }> {
+    const { token: adminToken } = await this.admin();
+    const email = `${role}-${randomUUID().slice(0, 8)}@caudal.test`;
+    const password = "password-for-tests";
+    const created = await this.request<{ id: string }>("/api/admin/users", {
+      token: adminToken,
+      body: { email, name: `Test ${role}`, role, password },
+    });
+    if (created.status !== 201) throw new Error(`create user failed: ${created.status} ${created.text}`);
+    if (projectIds.length > 0) {
+      const assigned = await this.request(`/api/admin/users/${created.body.id}/projects`, {
+        method: "PUT",
+        token: adminToken,
+        body: { project_ids: projectIds },
+      });
+      if (assigned.status !== 200) throw new Error(`assign failed: ${assigned.status} ${assigned.text}`);
+    }
+    const login = await this.login(email, password);
+    if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.text}`);
+    return { id: created.body.id, token: login.body.token, email, password };
+  }
+
+  login(email: string, password: string, extra: Record<string, string> = {}) {
+    return this.request<{ token: string; access_token: string; role: string }>("/api/auth/login", {
+      body: { email, password, ...extra },
+    });
+  }
+}
+
+/** The refresh token from a response's Set-Cookie header, if any. */
+export function refreshCookieOf(res: ApiResponse): string | undefined {
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("caudal_refresh="));
+  return cookie?.split(";")[0]?.slice("caudal_refresh=".length) || undefined;
+}
