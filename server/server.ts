@@ -7,6 +7,7 @@ import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { loadKeys } from "./keys.ts";
 import type { Logger } from "./logger.ts";
 import { type Clock, type ServiceContext, systemClock } from "./services/context.ts";
+import { EventBus } from "./services/events.ts";
 
 export type CaudalServerOptions = {
   config: ServerConfig;
@@ -47,6 +48,7 @@ export class CaudalServer {
       logger,
       clock: this.#options.clock ?? systemClock,
       keys: loadKeys(config),
+      events: new EventBus(),
     };
     const app = createApp({ ctx: this.#ctx });
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import type { ServerConfig } from "../config.ts";
 import type { Db, Sqlite } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import type { EventBus } from "./events.ts";
 
 export type Clock = { now(): Date };
 export const systemClock: Clock = { now: () => new Date() };
@@ -20,4 +21,5 @@ export type ServiceContext = {
   logger: Logger;
   clock: Clock;
   keys: Keys;
+  events: EventBus;
 };

@@ -54,7 +54,11 @@ export class TestServer {
       LOGIN_RATE_LIMIT: "1000",
       ...overrides,
     });
-    this.server = new CaudalServer({ config: this.config, logger: createLogger("silent"), clock: this.clock });
+    this.server = new CaudalServer({
+      config: this.config,
+      logger: createLogger("silent"),
+      clock: this.clock,
+    });
   }
 
   static async start(overrides: Partial<Record<keyof ServerConfig, string>> = {}): Promise<TestServer> {

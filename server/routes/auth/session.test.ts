@@ -9,7 +9,10 @@ describe("sessions: setup, login, refresh rotation, logout", () => {
   afterAll(async () => t.stop());
 
   it("setup status flips after the first account, and setup then answers 409", async () => {
-    expect((await t.request("/api/auth/setup/status")).body).toEqual({ requires_setup: true, has_users: false });
+    expect((await t.request("/api/auth/setup/status")).body).toEqual({
+      requires_setup: true,
+      has_users: false,
+    });
     const res = await t.request<Record<string, unknown>>("/api/auth/setup/register", {
       body: { email: "First@Caudal.test", name: "First", role: "operador", password: "longenough" },
     });
@@ -20,7 +23,10 @@ describe("sessions: setup, login, refresh rotation, logout", () => {
     expect(cookie).toMatch(/HttpOnly/);
     expect(cookie).toMatch(/SameSite=Strict/);
     expect(cookie).toMatch(/Path=\/api\/auth/);
-    expect((await t.request("/api/auth/setup/status")).body).toEqual({ requires_setup: false, has_users: true });
+    expect((await t.request("/api/auth/setup/status")).body).toEqual({
+      requires_setup: false,
+      has_users: true,
+    });
     const again = await t.request<{ error: string }>("/api/auth/setup/register", {
       body: { email: "second@caudal.test", name: "Second", role: "superadmin", password: "longenough" },
     });
@@ -50,10 +56,16 @@ describe("sessions: setup, login, refresh rotation, logout", () => {
     const r1 = refreshCookieOf(refreshed);
     expect(r1).toBeTruthy();
     expect(r1).not.toBe(r0);
-    const reused = await t.request("/api/auth/refresh", { method: "POST", headers: { cookie: `caudal_refresh=${r0}` } });
+    const reused = await t.request("/api/auth/refresh", {
+      method: "POST",
+      headers: { cookie: `caudal_refresh=${r0}` },
+    });
     expect(reused.status).toBe(401);
     // The whole session is gone: the newest refresh token and the access token fail too.
-    const next = await t.request("/api/auth/refresh", { method: "POST", headers: { cookie: `caudal_refresh=${r1}` } });
+    const next = await t.request("/api/auth/refresh", {
+      method: "POST",
+      headers: { cookie: `caudal_refresh=${r1}` },
+    });
     expect(next.status).toBe(401);
     const logout = await t.request("/api/auth/logout", { method: "POST", token: refreshed.body.token });
     expect(logout.status).toBe(401);

@@ -85,6 +85,7 @@ export async function rotateRefreshToken(
   });
   if (outcome === "reused") {
     ctx.logger.warn("refresh token reuse: session revoked", {});
+    ctx.events.emit("sessionRevoked", { sessionId: null, userId: null });
     throw invalidRefresh();
   }
   if (!outcome) throw invalidRefresh();
@@ -102,6 +103,7 @@ export function revokeSession(ctx: ServiceContext, sessionId: string, reason: st
     .set({ revokedAt: ctx.clock.now(), revokedReason: reason })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)))
     .run();
+  ctx.events.emit("sessionRevoked", { sessionId, userId: null });
 }
 
 export function revokeUserSessions(ctx: ServiceContext, userId: string, reason: string): void {
@@ -110,6 +112,7 @@ export function revokeUserSessions(ctx: ServiceContext, userId: string, reason: 
     .set({ revokedAt: ctx.clock.now(), revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .run();
+  ctx.events.emit("sessionRevoked", { sessionId: null, userId });
 }
 
 export type Resolved =

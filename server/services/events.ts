@@ -1,0 +1,43 @@
+import { EventEmitter } from "node:events";
+
+export type TelemetryEvent = {
+  projectId: string;
+  assetId: string;
+  /** ISO 8601. */
+  timestamp: string;
+  readings: { variable: string; value: number; unit?: string | undefined }[];
+};
+
+export type AlarmEventDto = {
+  id: string;
+  project_id: string;
+  asset_id: string | null;
+  variable: string;
+  value: number;
+  alarm_type: "high" | "low" | "critical_high" | "critical_low" | "comm_loss";
+  message: string;
+  acknowledged: boolean;
+  timestamp: string;
+} & Record<string, unknown>;
+
+export type AlarmNotice = { event: "raised" | "cleared" | "acknowledged"; alarm: AlarmEventDto };
+
+type EventMap = {
+  /** After a telemetry payload is committed (one per asset and timestamp). */
+  telemetry: [TelemetryEvent];
+  /** After an alarm transition is committed. */
+  alarm: [AlarmNotice];
+  /** A session ended (logout, reuse detection, user disabled). */
+  sessionRevoked: [{ sessionId: string | null; userId: string | null }];
+  /** A project's agent token was rotated; connected agents using the old one must go. */
+  agentTokenRotated: [{ projectId: string }];
+};
+
+/** In-process events between services and the live edges (WebSocket, MQTT). Emitted only after commit. */
+export class EventBus extends EventEmitter<EventMap> {
+  constructor() {
+    super();
+    // Every WebSocket client subscribes; the default limit of 10 would warn.
+    this.setMaxListeners(0);
+  }
+}
