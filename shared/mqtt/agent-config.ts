@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { dataTypeSchema, protocolSchema, registerKindSchema, wordOrderSchema } from "../field/data-types.ts";
+
+/**
+ * The runtime configuration a deployment sends to an agent (retained on the config topic).
+ * Built by the server from the project's devices, variables and enabled alert rules.
+ */
+export const agentVariableSchema = z.object({
+  id: z.uuid(),
+  alias: z.string().min(1),
+  data_type: dataTypeSchema,
+  register_address: z.number().int().min(0).max(65535).nullable(),
+  register_kind: registerKindSchema,
+  word_order: wordOrderSchema,
+  scale_factor: z.number().nullable(),
+  unit: z.string().nullable(),
+  address: z.string().nullable(),
+  poll_interval_ms: z.number().int().min(100).max(86_400_000),
+  deadband: z.number().min(0),
+});
+
+export const agentDeviceSchema = z.object({
+  id: z.uuid(),
+  asset_id: z.uuid(),
+  name: z.string(),
+  protocol: protocolSchema,
+  host: z.string().nullable(),
+  port: z.number().int().min(1).max(65535).nullable(),
+  slave_id: z.number().int().min(0).max(255).nullable(),
+  variables: z.array(agentVariableSchema),
+});
+
+export const agentRuleSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  variable_alias: z.string(),
+  condition: z.enum(["gt", "lt", "gte", "lte", "eq"]),
+  threshold: z.number(),
+  severity: z.enum(["info", "warning", "critical"]),
+  deadband: z.number().min(0),
+  delay_seconds: z.number().int().min(0),
+});
+
+export const agentRuntimeConfigSchema = z.object({
+  project_id: z.uuid(),
+  devices: z.array(agentDeviceSchema),
+  alert_rules: z.array(agentRuleSchema),
+});
+
+export type AgentVariable = z.infer<typeof agentVariableSchema>;
+export type AgentDevice = z.infer<typeof agentDeviceSchema>;
+export type AgentRule = z.infer<typeof agentRuleSchema>;
+export type AgentRuntimeConfig = z.infer<typeof agentRuntimeConfigSchema>;

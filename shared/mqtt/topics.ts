@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { agentRuntimeConfigSchema } from "./agent-config.ts";
+
+/**
+ * The MQTT contract between caudal-agent, caudal-server and HMIs: topic → payload schema.
+ * Every topic of a project starts with `caudal/v1/{project_id}/`.
+ */
+export const TOPIC_ROOT = "caudal/v1";
+
+const level = z.enum(["debug", "info", "warn", "error"]);
+
+/** A run of points of one series (asset, variable): [epoch ms, value] pairs, ascending. */
+export const seriesPointsSchema = z.object({
+  asset_id: z.uuid(),
+  variable: z.string().min(1).max(128),
+  unit: z.string().max(32).nullish(),
+  points: z.array(z.tuple([z.number().int().nonnegative(), z.number()])).min(1),
+});
+
+export const payloads = {
+  /** agent → server, QoS 1. `seq` increases by one per batch per agent, across restarts. */
+  telemetry: z.object({
+    agent_id: z.uuid(),
+    seq: z.number().int().positive(),
+    /** live: freshly polled; backlog: data buffered while the link was down. */
+    lane: z.enum(["live", "backlog"]),
+    series: z.array(seriesPointsSchema).min(1),
+  }),
+  /** server → agent, QoS 1, after the batch is committed (or recognised as a duplicate). */
+  ack: z.object({
+    agent_id: z.uuid(),
+    seq: z.number().int().positive(),
+    accepted: z.number().int().nonnegative(),
+    duplicate: z.boolean(),
+    error: z.string().optional(),
+  }),
+  /** agent → server every 15 s. */
+  heartbeat: z.object({
+    agent_id: z.uuid(),
+    agent_version: z.string(),
+    uptime_seconds: z.number().int().nonnegative(),
+    devices: z.array(
+      z.object({
+        device_id: z.uuid(),
+        name: z.string(),
+        state: z.enum(["ok", "failing", "disabled", "unsupported"]),
+        last_error: z.string().nullish(),
+        last_read_at: z.string().nullish(),
+      }),
+    ),
+    buffer: z.object({
+      batches: z.number().int().nonnegative(),
+      points: z.number().int().nonnegative(),
+      oldest_ts: z.number().int().nullable(),
+      dropped_batches: z.number().int().nonnegative(),
+    }),
+    config: z.object({ version: z.number().int().nullable(), hash: z.string().nullable() }),
+  }),
+  /** agent → server. */
+  logs: z.object({
+    agent_id: z.uuid(),
+    entries: z
+      .array(
+        z.object({
+          level,
+          category: z.string().max(64),
+          message: z.string().max(4000),
+          timestamp: z.iso.datetime(),
+        }),
+      )
+      .min(1)
+      .max(1000),
+  }),
+  /** server → agent, retained: the configuration to run. */
+  config: z.object({
+    deployment_id: z.uuid(),
+    version: z.number().int().positive(),
+    hash: z.string(),
+    config: agentRuntimeConfigSchema,
+  }),
+  /** agent → server: the outcome of applying a configuration. */
+  configStatus: z.object({
+    agent_id: z.uuid(),
+    deployment_id: z.uuid(),
+    version: z.number().int().positive(),
+    hash: z.string(),
+    status: z.enum(["applied", "failed"]),
+    error: z.string().nullish(),
+  }),
+  /** agent → server, retained; the broker publishes `offline` as the agent's last will. */
+  status: z.object({
+    status: z.enum(["online", "offline"]),
+    agent_id: z.uuid().nullish(),
+    at: z.iso.datetime().nullish(),
+  }),
+  /** server → HMIs, retained per series: the latest committed value. */
+  live: z.object({
+    asset_id: z.uuid(),
+    variable: z.string(),
+    value: z.number(),
+    unit: z.string().nullish(),
+    timestamp: z.iso.datetime(),
+  }),
+} as const;
+
+export type TopicName = keyof typeof payloads;
+export type Payload<T extends TopicName> = z.infer<(typeof payloads)[T]>;
+
+export const topics = {
+  telemetry: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/telemetry`,
+  ack: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/ack`,
+  heartbeat: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/heartbeat`,
+  logs: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/logs`,
+  config: (projectId: string) => `${TOPIC_ROOT}/${projectId}/config`,
+  configStatus: (projectId: string) => `${TOPIC_ROOT}/${projectId}/config/status`,
+  status: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/status`,
+  live: (projectId: string, assetId: string, variable: string) =>
+    `${TOPIC_ROOT}/${projectId}/live/${assetId}/${encodeURIComponent(variable)}`,
+} as const satisfies Record<TopicName, (...args: string[]) => string>;
+
+const TOPIC_PATTERN = /^caudal\/v1\/([0-9a-f-]{36})\/(.+)$/;
+const NAME_BY_SUFFIX: Record<string, TopicName> = {
+  "agent/telemetry": "telemetry",
+  "agent/ack": "ack",
+  "agent/heartbeat": "heartbeat",
+  "agent/logs": "logs",
+  config: "config",
+  "config/status": "configStatus",
+  "agent/status": "status",
+};
+
+/** Splits a concrete topic into its project and contract name; null for anything outside the contract. */
+export function parseTopic(topic: string): { projectId: string; name: TopicName } | null {
+  const m = TOPIC_PATTERN.exec(topic);
+  if (!m?.[1] || !m[2]) return null;
+  if (m[2].startsWith("live/")) return { projectId: m[1], name: "live" };
+  const name = NAME_BY_SUFFIX[m[2]];
+  return name ? { projectId: m[1], name } : null;
+}
+
+/** The project a topic or topic filter is under, or null. Wildcards above the project level are not under any. */
+export function projectOfTopic(topic: string): string | null {
+  const m = TOPIC_PATTERN.exec(topic);
+  return m?.[1] ?? null;
+}
