@@ -7,7 +7,9 @@ import { z } from "zod";
 export const agentFileConfigSchema = z.object({
   version: z.literal(1),
   server_url: z.url().optional(),
-  mqtt_url: z.string().regex(/^(mqtts?|wss?):\/\/[^\s]+$/, "must be an mqtt://, mqtts://, ws:// or wss:// URL"),
+  mqtt_url: z
+    .string()
+    .regex(/^(mqtts?|wss?):\/\/[^\s]+$/, "must be an mqtt://, mqtts://, ws:// or wss:// URL"),
   project_id: z.uuid(),
   agent_token: z.string().min(16, "looks truncated (at least 16 characters)"),
   data_dir: z.string().min(1),

@@ -17,15 +17,36 @@ export const seriesPointsSchema = z.object({
   points: z.array(z.tuple([z.number().int().nonnegative(), z.number()])).min(1),
 });
 
+/** A local alarm transition raised at the edge with the shared evaluator, synced inside a batch. */
+export const alarmTransitionSchema = z.object({
+  /** The agent's alarm id; the server keeps it, so a resent transition is idempotent. */
+  id: z.uuid(),
+  event: z.enum(["raised", "cleared"]),
+  rule_id: z.uuid(),
+  asset_id: z.uuid(),
+  variable: z.string().min(1).max(128),
+  value: z.number(),
+  alarm_type: z.enum(["high", "low", "critical_high", "critical_low"]),
+  severity: z.enum(["info", "warning", "critical"]),
+  message: z.string().max(500),
+  /** Epoch ms of the reading that caused the transition. */
+  at: z.number().int().nonnegative(),
+});
+
 export const payloads = {
   /** agent → server, QoS 1. `seq` increases by one per batch per agent, across restarts. */
-  telemetry: z.object({
-    agent_id: z.uuid(),
-    seq: z.number().int().positive(),
-    /** live: freshly polled; backlog: data buffered while the link was down. */
-    lane: z.enum(["live", "backlog"]),
-    series: z.array(seriesPointsSchema).min(1),
-  }),
+  telemetry: z
+    .object({
+      agent_id: z.uuid(),
+      seq: z.number().int().positive(),
+      /** live: freshly polled; backlog: data buffered while the link was down. */
+      lane: z.enum(["live", "backlog"]),
+      series: z.array(seriesPointsSchema),
+      alarms: z.array(alarmTransitionSchema).default([]),
+    })
+    .refine((b) => b.series.length > 0 || b.alarms.length > 0, {
+      message: "a batch carries points or alarms",
+    }),
   /** server → agent, QoS 1, after the batch is committed (or recognised as a duplicate). */
   ack: z.object({
     agent_id: z.uuid(),

@@ -9,7 +9,9 @@ import { decodeRegisters } from "./decode.ts";
 const ModbusRTU = modbusSerial.default;
 type ModbusRTU = InstanceType<typeof ModbusRTU>;
 
-type Transport = { kind: "tcp"; host: string; port: number } | { kind: "rtu"; path: string; baudRate: number };
+type Transport =
+  | { kind: "tcp"; host: string; port: number }
+  | { kind: "rtu"; path: string; baudRate: number };
 
 // Modbus exception codes (Modbus APP v1.1b3 §7).
 const EXCEPTIONS: Record<number, string> = {
@@ -78,7 +80,12 @@ export class ModbusDriver implements Driver {
     const byId = new Map<string, AgentVariable>();
     for (const v of variables) {
       if (v.register_address === null || v.data_type === "string") {
-        results.push({ variableId: v.id, value: null, quality: "config_error", detail: "no numeric register address" });
+        results.push({
+          variableId: v.id,
+          value: null,
+          quality: "config_error",
+          detail: "no numeric register address",
+        });
         continue;
       }
       byId.set(v.id, v);
@@ -91,7 +98,8 @@ export class ModbusDriver implements Driver {
       } catch (err) {
         if (isExceptionError(err)) {
           const detail = `exception ${err.modbusCode} (${EXCEPTIONS[err.modbusCode] ?? "unknown"})`;
-          for (const t of block.tags) results.push({ variableId: t.id, value: null, quality: "device_exception", detail });
+          for (const t of block.tags)
+            results.push({ variableId: t.id, value: null, quality: "device_exception", detail });
           continue;
         }
         if (isTimeout(err)) {
