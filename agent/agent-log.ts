@@ -1,0 +1,52 @@
+export type AgentLogLevel = "debug" | "info" | "warn" | "error";
+export type AgentLogEntry = { level: AgentLogLevel; category: string; message: string; timestamp: string };
+
+const ORDER: Record<AgentLogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+const MAX_PENDING = 1000;
+
+/**
+ * The agent's log: one JSON line per entry on stdout (journald keeps it), and a bounded queue of
+ * entries at or above `forwardLevel` waiting to be sent to the server over MQTT.
+ */
+export class AgentLog {
+  readonly #pending: AgentLogEntry[] = [];
+  readonly #forwardLevel: AgentLogLevel;
+  readonly #write: (line: string) => void;
+  #overflow = 0;
+
+  constructor(options: { forwardLevel?: AgentLogLevel; write?: (line: string) => void } = {}) {
+    this.#forwardLevel = options.forwardLevel ?? "info";
+    this.#write = options.write ?? ((l) => process.stdout.write(l));
+  }
+
+  log(level: AgentLogLevel, category: string, message: string): void {
+    const entry = { level, category, message, timestamp: new Date().toISOString() };
+    this.#write(`${JSON.stringify(entry)}\n`);
+    if (ORDER[level] < ORDER[this.#forwardLevel]) return;
+    if (this.#pending.length >= MAX_PENDING) {
+      this.#pending.shift();
+      this.#overflow += 1;
+    }
+    this.#pending.push(entry);
+  }
+
+  /** Takes up to `max` queued entries for forwarding, with a note of any that overflowed. */
+  take(max = 500): AgentLogEntry[] {
+    const out = this.#pending.splice(0, max);
+    if (this.#overflow > 0) {
+      out.unshift({
+        level: "warn",
+        category: "agent",
+        message: `${this.#overflow} log entries were dropped while the server was unreachable`,
+        timestamp: new Date().toISOString(),
+      });
+      this.#overflow = 0;
+    }
+    return out;
+  }
+
+  /** Puts entries back at the front (the send failed). */
+  restore(entries: AgentLogEntry[]): void {
+    this.#pending.unshift(...entries.slice(-(MAX_PENDING - this.#pending.length)));
+  }
+}

@@ -1,0 +1,298 @@
+import { createHash } from "node:crypto";
+import type { AgentRuntimeConfig } from "../shared/mqtt/agent-config.ts";
+import type { AgentFileConfig } from "../shared/mqtt/agent-file-config.ts";
+import type { Payload } from "../shared/mqtt/topics.ts";
+import type { AgentLog } from "./agent-log.ts";
+import { type AgentMetrics, createAgentMetrics } from "./agent-metrics.ts";
+import type { DriverFactory } from "./drivers/driver.ts";
+import { driverFactory } from "./drivers/registry.ts";
+import { LocalApi } from "./local-api.ts";
+import { DevicePoller, type PolledValue } from "./runtime/device-poller.ts";
+import { ExceptionFilter } from "./runtime/exception-filter.ts";
+import { LocalAlarms } from "./runtime/local-alarms.ts";
+import { configProblems } from "./runtime/validate-config.ts";
+import { AgentStore } from "./store/agent-store.ts";
+import type { AlarmTransition, SeriesPoints } from "./store/outbox.ts";
+import { SyncClient } from "./sync/sync-client.ts";
+
+export const AGENT_VERSION = "1.0.0";
+const HEARTBEAT_MS = 15_000;
+
+export type AgentOptions = {
+  log: AgentLog;
+  now?: () => number;
+  drivers?: DriverFactory;
+  /** Request timeout and reconnect backoff of device links. */
+  timing?: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number };
+  heartbeatMs?: number;
+};
+
+type LastValue = {
+  alias: string;
+  device_id: string;
+  value: number | null;
+  quality: string;
+  detail?: string;
+  ts: string;
+};
+
+/**
+ * caudal-agent: polls devices into the local store first, evaluates alarms locally, and syncs
+ * over MQTT. Runs the last applied configuration from its own store, so it polls with no server.
+ */
+export class CaudalAgent {
+  readonly config: AgentFileConfig;
+  readonly metrics: AgentMetrics = createAgentMetrics();
+  readonly #o: Required<Omit<AgentOptions, "timing">> & { timing: NonNullable<AgentOptions["timing"]> };
+  readonly store: AgentStore;
+  readonly #filter = new ExceptionFilter();
+  readonly #alarms: LocalAlarms;
+  readonly #lastValues = new Map<string, LastValue>();
+  readonly #startedAt = Date.now();
+  #pollers: DevicePoller[] = [];
+  #sync: SyncClient | undefined;
+  #api: LocalApi | undefined;
+  #timers: NodeJS.Timeout[] = [];
+
+  constructor(config: AgentFileConfig, options: AgentOptions) {
+    this.config = config;
+    this.#o = {
+      log: options.log,
+      now: options.now ?? Date.now,
+      drivers: options.drivers ?? driverFactory,
+      timing: options.timing ?? { timeoutMs: 2_000, minBackoffMs: 1_000, maxBackoffMs: 60_000 },
+      heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+    };
+    this.store = new AgentStore(config.data_dir, {
+      maxBytes: config.buffer_max_mb * 1024 * 1024,
+      onDrop: (d) => {
+        this.metrics.droppedBatches.inc();
+        this.metrics.droppedPoints.inc(d.points);
+        this.#log(
+          "warn",
+          "buffer",
+          `buffer full (${config.buffer_max_mb} MB): dropped oldest batch ${d.seq} with ${d.points} points`,
+        );
+      },
+    });
+    this.#alarms = new LocalAlarms(this.store);
+  }
+
+  get sync(): SyncClient | undefined {
+    return this.#sync;
+  }
+
+  async start(): Promise<void> {
+    this.store.open();
+    const applied = this.store.appliedConfig();
+    if (applied) {
+      this.#run(applied.config);
+      this.#log(
+        "info",
+        "config",
+        `running configuration v${applied.version} (${applied.hash.slice(0, 12)}) from the local store`,
+      );
+    } else {
+      this.#log("info", "config", "no configuration yet; waiting for a deployment");
+    }
+    this.#sync = new SyncClient({
+      mqttUrl: this.config.mqtt_url,
+      projectId: this.config.project_id,
+      agentToken: this.config.agent_token,
+      agentId: this.store.agentId,
+      outbox: this.store.outbox,
+      now: this.#o.now,
+      onConfig: (c) => void this.#applyDeployment(c),
+      onLog: (level, message) => this.#log(level, "sync", message),
+    });
+    this.#sync.start();
+    this.#api = new LocalApi(this, this.config.local_api_port);
+    await this.#api.start();
+    this.#timers.push(setInterval(() => this.#heartbeat(), this.#o.heartbeatMs));
+    this.#timers.push(setInterval(() => this.#forwardLogs(), 5_000));
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.#timers) clearInterval(t);
+    this.#timers = [];
+    // Pollers first: the values of the cycle in progress are committed before the store closes.
+    await Promise.all(this.#pollers.map((p) => p.stop()));
+    this.#pollers = [];
+    this.#forwardLogs();
+    await this.#sync?.stop();
+    await this.#api?.stop();
+    this.store.close();
+  }
+
+  get localApiPort(): number {
+    return this.#api?.port ?? 0;
+  }
+
+  status() {
+    const applied = this.store.appliedConfig();
+    const buffer = this.store.outbox.stats();
+    return {
+      agent_id: this.store.agentId,
+      project_id: this.config.project_id,
+      agent_version: AGENT_VERSION,
+      uptime_seconds: Math.floor((Date.now() - this.#startedAt) / 1000),
+      connected: this.#sync?.connected ?? false,
+      last_sync: this.#sync?.lastSyncAt ? new Date(this.#sync.lastSyncAt).toISOString() : null,
+      config: applied
+        ? {
+            version: applied.version,
+            hash: applied.hash,
+            applied_at: new Date(applied.appliedAt).toISOString(),
+          }
+        : null,
+      devices: this.#pollers.map((p) => p.status),
+      last_values: [...this.#lastValues.values()],
+      buffer: {
+        batches: buffer.batches,
+        points: buffer.points,
+        bytes: buffer.bytes,
+        oldest: buffer.oldestTs === null ? null : new Date(buffer.oldestTs).toISOString(),
+        dropped_batches: buffer.droppedBatches,
+        dropped_points: buffer.droppedPoints,
+      },
+    };
+  }
+
+  localAlarms() {
+    return this.store.localAlarms(this.#o.now());
+  }
+
+  #run(config: AgentRuntimeConfig): void {
+    const variableIds = new Set(config.devices.flatMap((d) => d.variables.map((v) => v.id)));
+    this.#filter.retain(variableIds);
+    for (const id of this.#lastValues.keys()) if (!variableIds.has(id)) this.#lastValues.delete(id);
+    this.#alarms.setRules(config.alert_rules, this.#o.now());
+    this.#pollers = config.devices.map(
+      (device) =>
+        new DevicePoller(device, this.#o.drivers, {
+          ...this.#o.timing,
+          now: this.#o.now,
+          onValues: (d, values) => this.#record(d.id, d.asset_id, values),
+          onLog: (level, message) => this.#log(level, "device", message),
+        }),
+    );
+    for (const p of this.#pollers) p.start();
+  }
+
+  /** Validates, applies atomically (old pollers stop only once the new config is accepted), persists, reports. */
+  async #applyDeployment(message: Payload<"config">): Promise<void> {
+    const current = this.store.appliedConfig();
+    const report = (status: "applied" | "failed", error: string | null) =>
+      this.#sync?.publish("configStatus", {
+        agent_id: this.store.agentId,
+        deployment_id: message.deployment_id,
+        version: message.version,
+        hash: message.hash,
+        status,
+        error,
+      });
+    if (current?.hash === message.hash && current.deploymentId === message.deployment_id) {
+      report("applied", null);
+      return;
+    }
+    const problems = configProblems(message.config, this.config.project_id);
+    const actualHash = createHash("sha256").update(JSON.stringify(message.config)).digest("hex");
+    if (actualHash !== message.hash) problems.unshift("content hash does not match");
+    if (problems.length > 0) {
+      const reason = problems.join("; ");
+      this.#log(
+        "error",
+        "config",
+        `deployment v${message.version} refused, keeping the current configuration: ${reason}`,
+      );
+      report("failed", reason);
+      return;
+    }
+    await Promise.all(this.#pollers.map((p) => p.stop()));
+    this.store.saveAppliedConfig({
+      deploymentId: message.deployment_id,
+      version: message.version,
+      hash: message.hash,
+      config: message.config,
+      appliedAt: this.#o.now(),
+    });
+    this.#run(message.config);
+    this.#log(
+      "info",
+      "config",
+      `applied configuration v${message.version} (${message.config.devices.length} devices)`,
+    );
+    report("applied", null);
+  }
+
+  #record(deviceId: string, assetId: string, values: PolledValue[]): void {
+    const series = new Map<string, SeriesPoints>();
+    const alarms: AlarmTransition[] = [];
+    for (const { variable, result, ts } of values) {
+      this.metrics.polledValues.inc({ quality: result.quality });
+      this.#lastValues.set(variable.id, {
+        alias: variable.alias,
+        device_id: deviceId,
+        value: result.value,
+        quality: result.quality,
+        ...(result.detail ? { detail: result.detail } : {}),
+        ts: new Date(ts).toISOString(),
+      });
+      if (result.quality !== "good" || result.value === null) continue;
+      alarms.push(...this.#alarms.observe(assetId, variable.alias, result.value, ts));
+      if (!this.#filter.accept(variable.id, result.value, variable.deadband, ts)) continue;
+      const s = series.get(variable.alias) ?? {
+        asset_id: assetId,
+        variable: variable.alias,
+        unit: variable.unit,
+        points: [],
+      };
+      s.points.push([ts, result.value]);
+      series.set(variable.alias, s);
+    }
+    if (series.size === 0 && alarms.length === 0) return;
+    const body = { series: [...series.values()], alarms };
+    const connected = this.#sync?.connected ?? false;
+    const seq = this.store.outbox.append(body, this.#o.now(), !connected);
+    this.metrics.storedPoints.inc(body.series.reduce((n, s) => n + s.points.length, 0));
+    if (connected) this.#sync?.notifyAppended(seq);
+  }
+
+  #heartbeat(): void {
+    const s = this.status();
+    this.metrics.bufferBatches.set(s.buffer.batches);
+    this.metrics.bufferPoints.set(s.buffer.points);
+    this.metrics.bufferBytes.set(s.buffer.bytes);
+    this.metrics.connected.set(s.connected ? 1 : 0);
+    const stats = this.store.outbox.stats();
+    this.#sync?.publish("heartbeat", {
+      agent_id: s.agent_id,
+      agent_version: AGENT_VERSION,
+      uptime_seconds: s.uptime_seconds,
+      devices: s.devices.map((d) => ({
+        device_id: d.device_id,
+        name: d.name,
+        state: d.state,
+        last_error: d.last_error,
+        last_read_at: d.last_read_at,
+      })),
+      buffer: {
+        batches: stats.batches,
+        points: stats.points,
+        oldest_ts: stats.oldestTs,
+        dropped_batches: stats.droppedBatches,
+      },
+      config: { version: s.config?.version ?? null, hash: s.config?.hash ?? null },
+    } satisfies Payload<"heartbeat">);
+  }
+
+  #forwardLogs(): void {
+    if (!this.#sync?.connected) return;
+    const entries = this.#o.log.take();
+    if (entries.length > 0) this.#sync.publish("logs", { agent_id: this.store.agentId, entries });
+  }
+
+  #log(level: "debug" | "info" | "warn" | "error", category: string, message: string): void {
+    this.#o.log.log(level, category, message);
+  }
+}

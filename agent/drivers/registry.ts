@@ -1,0 +1,17 @@
+import type { Protocol } from "../../shared/field/data-types.ts";
+import type { DriverFactory } from "./driver.ts";
+import { ModbusDriver } from "./modbus/modbus-driver.ts";
+
+/** Protocols this agent version can poll. OPC UA, S7 and DNP3 come behind the same interface. */
+const FACTORIES: Partial<Record<Protocol, DriverFactory>> = {
+  modbus_tcp: (device, options) => new ModbusDriver(device, options),
+  modbus_rtu: (device, options) => new ModbusDriver(device, options),
+};
+
+export const SUPPORTED_PROTOCOLS: ReadonlySet<Protocol> = new Set(Object.keys(FACTORIES) as Protocol[]);
+
+export const driverFactory: DriverFactory = (device, options) => {
+  const factory = FACTORIES[device.protocol];
+  if (!factory) throw new Error(`protocol ${device.protocol} is not supported`);
+  return factory(device, options);
+};

@@ -1,0 +1,53 @@
+import { readFileSync } from "node:fs";
+import { agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
+import { CaudalAgent } from "./agent.ts";
+import { AgentLog } from "./agent-log.ts";
+import { SystemdNotifier } from "./systemd-notify.ts";
+
+// caudal-agent entry point: `npm run agent`, configured by the JSON file named in AGENT_CONFIG.
+function fail(message: string): never {
+  process.stderr.write(`caudal-agent: ${message}\n`);
+  process.exit(1);
+}
+
+const path = process.env.AGENT_CONFIG;
+if (!path) fail("AGENT_CONFIG must name the agent's JSON configuration file");
+let raw: unknown;
+try {
+  raw = JSON.parse(readFileSync(path, "utf8"));
+} catch (err) {
+  fail(`cannot read ${path}: ${err instanceof Error ? err.message : String(err)}`);
+}
+const parsed = agentFileConfigSchema.safeParse(raw);
+if (!parsed.success) {
+  const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`);
+  fail(`invalid configuration in ${path}:\n${lines.join("\n")}`);
+}
+
+const log = new AgentLog();
+const agent = new CaudalAgent(parsed.data, { log });
+const systemd = new SystemdNotifier();
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  systemd.stopping();
+  log.log("info", "agent", `stopping on ${signal}`);
+  await agent.stop();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+try {
+  await agent.start();
+} catch (err) {
+  fail(`start-up failed: ${err instanceof Error ? err.message : String(err)}`);
+}
+log.log(
+  "info",
+  "agent",
+  `caudal-agent started for project ${parsed.data.project_id}; local API on port ${agent.localApiPort}`,
+);
+systemd.ready();

@@ -1,0 +1,232 @@
+import mqtt, { type MqttClient } from "mqtt";
+import { type Payload, payloads, topics } from "../../shared/mqtt/topics.ts";
+import type { Outbox } from "../store/outbox.ts";
+
+export type SyncOptions = {
+  mqttUrl: string;
+  projectId: string;
+  agentToken: string;
+  agentId: string;
+  outbox: Outbox;
+  now: () => number;
+  onConfig: (config: Payload<"config">) => void;
+  onLog: (level: "debug" | "info" | "warn" | "error", message: string) => void;
+};
+
+/** Live batches in flight at once; backlog is held to one so live data waits behind at most one batch. */
+const LIVE_WINDOW = 8;
+const BACKLOG_WINDOW = 1;
+/** A batch not acknowledged in this time is sent again (the server deduplicates on seq). */
+const ACK_TIMEOUT_MS = 30_000;
+
+type InFlight = { lane: "live" | "backlog"; sentAt: number };
+
+/**
+ * Store-and-forward over MQTT. Sends with QoS 1 and deletes a batch only on the server's
+ * application acknowledgement, published after the server committed it. Anything unacknowledged
+ * when the link drops is sent again from the store on reconnect.
+ */
+export class SyncClient {
+  readonly #o: SyncOptions;
+  #client: MqttClient | undefined;
+  #connected = false;
+  readonly #inflight = new Map<number, InFlight>();
+  /** Batches appended while connected, waiting for a live slot. */
+  readonly #liveQueue: number[] = [];
+  #timer: NodeJS.Timeout | undefined;
+  #lastSync: number | null = null;
+  #acked = 0;
+
+  constructor(options: SyncOptions) {
+    this.#o = options;
+  }
+
+  get connected(): boolean {
+    return this.#connected;
+  }
+
+  get lastSyncAt(): number | null {
+    return this.#lastSync;
+  }
+
+  get ackedBatches(): number {
+    return this.#acked;
+  }
+
+  start(): void {
+    const { projectId, agentId } = this.#o;
+    const client = mqtt.connect(this.#o.mqttUrl, {
+      clientId: `caudal-agent-${projectId}`,
+      username: `agent:${projectId}`,
+      password: this.#o.agentToken,
+      clean: true,
+      reconnectPeriod: 2_000,
+      connectTimeout: 10_000,
+      keepalive: 30,
+      // [MQTT-3.1.2-8] the broker publishes the will if the agent vanishes without DISCONNECT.
+      will: {
+        topic: topics.status(projectId),
+        payload: Buffer.from(JSON.stringify({ status: "offline", agent_id: agentId })),
+        qos: 1,
+        retain: true,
+      },
+      queueQoSZero: false,
+    });
+    this.#client = client;
+    client.on("connect", () => this.#onConnect());
+    client.on("close", () => this.#onClose());
+    client.on("error", (err) => this.#o.onLog("warn", `mqtt: ${err.message}`));
+    client.on("message", (topic, payload) => this.#onMessage(topic, payload));
+    this.#timer = setInterval(() => this.#resendStale(), 5_000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    const client = this.#client;
+    this.#client = undefined;
+    if (!client) return;
+    if (this.#connected) {
+      await client
+        .publishAsync(
+          topics.status(this.#o.projectId),
+          JSON.stringify({
+            status: "offline",
+            agent_id: this.#o.agentId,
+            at: new Date(this.#o.now()).toISOString(),
+          }),
+          { qos: 1, retain: true },
+        )
+        .catch(() => {});
+    }
+    await client.endAsync().catch(() => {});
+  }
+
+  /** A batch was committed to the store. While connected it travels in the live lane. */
+  notifyAppended(seq: number): void {
+    if (!this.#connected) return;
+    if (this.#inflight.has(seq) || this.#liveQueue.includes(seq)) return;
+    this.#liveQueue.push(seq);
+    this.#pump();
+  }
+
+  publish(name: "heartbeat" | "logs" | "configStatus", body: unknown): void {
+    if (!this.#connected || !this.#client) return;
+    this.#client.publish(topics[name](this.#o.projectId), JSON.stringify(body), { qos: 1 });
+  }
+
+  #onConnect(): void {
+    const client = this.#client;
+    if (!client) return;
+    this.#connected = true;
+    this.#o.onLog("info", "connected to the broker");
+    client.publish(
+      topics.status(this.#o.projectId),
+      JSON.stringify({
+        status: "online",
+        agent_id: this.#o.agentId,
+        at: new Date(this.#o.now()).toISOString(),
+      }),
+      { qos: 1, retain: true },
+    );
+    client.subscribe([topics.ack(this.#o.projectId), topics.config(this.#o.projectId)], { qos: 1 }, (err) => {
+      if (err) this.#o.onLog("error", `subscribe failed: ${err.message}`);
+      else this.#pump();
+    });
+  }
+
+  #onClose(): void {
+    if (this.#connected) this.#o.onLog("warn", "disconnected from the broker; buffering locally");
+    this.#connected = false;
+    // Nothing in flight survives the connection: the store still holds every unacked batch.
+    this.#inflight.clear();
+    this.#liveQueue.length = 0;
+  }
+
+  #onMessage(topic: string, raw: Buffer): void {
+    let json: unknown;
+    try {
+      json = JSON.parse(raw.toString("utf8"));
+    } catch {
+      this.#o.onLog("warn", `ignored a message that is not JSON on ${topic}`);
+      return;
+    }
+    if (topic === topics.ack(this.#o.projectId)) {
+      const ack = payloads.ack.safeParse(json);
+      if (!ack.success || ack.data.agent_id !== this.#o.agentId) return;
+      this.#inflight.delete(ack.data.seq);
+      if (ack.data.error) {
+        this.#o.onLog("error", `server refused batch ${ack.data.seq}: ${ack.data.error}`);
+      }
+      if (this.#o.outbox.ack(ack.data.seq)) this.#acked += 1;
+      this.#lastSync = this.#o.now();
+      this.#pump();
+      return;
+    }
+    if (topic === topics.config(this.#o.projectId)) {
+      const config = payloads.config.safeParse(json);
+      if (!config.success) {
+        this.#o.onLog(
+          "error",
+          `invalid configuration message: ${config.error.issues[0]?.message ?? "unknown"}`,
+        );
+        return;
+      }
+      this.#o.onConfig(config.data);
+    }
+  }
+
+  #pump(): void {
+    if (!this.#connected) return;
+    let live = [...this.#inflight.values()].filter((f) => f.lane === "live").length;
+    while (live < LIVE_WINDOW && this.#liveQueue.length > 0) {
+      const seq = this.#liveQueue.shift();
+      if (seq === undefined || !this.#send(seq, "live")) continue;
+      live += 1;
+    }
+    const backlog = [...this.#inflight.values()].filter((f) => f.lane === "backlog").length;
+    if (backlog >= BACKLOG_WINDOW) return;
+    const queued = new Set(this.#liveQueue);
+    let after = 0;
+    for (;;) {
+      const candidates = this.#o.outbox.seqsAfter(after, 16);
+      if (candidates.length === 0) return;
+      for (const seq of candidates) {
+        if (this.#inflight.has(seq) || queued.has(seq)) continue;
+        if (this.#send(seq, "backlog")) return;
+      }
+      after = candidates.at(-1) ?? after;
+    }
+  }
+
+  #send(seq: number, lane: "live" | "backlog"): boolean {
+    const batch = this.#o.outbox.get(seq);
+    const client = this.#client;
+    if (!batch || !client) return false;
+    this.#o.outbox.seal(seq);
+    const body: Payload<"telemetry"> = {
+      agent_id: this.#o.agentId,
+      seq,
+      lane,
+      series: batch.body.series,
+      alarms: batch.body.alarms,
+    };
+    this.#inflight.set(seq, { lane, sentAt: this.#o.now() });
+    client.publish(topics.telemetry(this.#o.projectId), JSON.stringify(body), { qos: 1 });
+    return true;
+  }
+
+  #resendStale(): void {
+    const now = this.#o.now();
+    for (const [seq, f] of this.#inflight) {
+      if (now - f.sentAt > ACK_TIMEOUT_MS) {
+        this.#inflight.delete(seq);
+        this.#o.onLog(
+          "warn",
+          `no acknowledgement for batch ${seq} in ${ACK_TIMEOUT_MS / 1000} s; sending again`,
+        );
+        if (f.lane === "live") this.#liveQueue.unshift(seq);
+      }
+    }
+    this.#pump();
+  }
+}
