@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import type { AgentRuntimeConfig } from "../shared/mqtt/agent-config.ts";
+import { type AgentRuntimeConfig, configHash } from "../shared/mqtt/agent-config.ts";
 import type { AgentFileConfig } from "../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../shared/mqtt/topics.ts";
 import type { AgentLog } from "./agent-log.ts";
@@ -196,8 +195,7 @@ export class CaudalAgent {
       return;
     }
     const problems = configProblems(message.config, this.config.project_id);
-    const actualHash = createHash("sha256").update(JSON.stringify(message.config)).digest("hex");
-    if (actualHash !== message.hash) problems.unshift("content hash does not match");
+    if (configHash(message.config) !== message.hash) problems.unshift("content hash does not match");
     if (problems.length > 0) {
       const reason = problems.join("; ");
       this.#log(

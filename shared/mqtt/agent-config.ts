@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { dataTypeSchema, protocolSchema, registerKindSchema, wordOrderSchema } from "../field/data-types.ts";
+import { canonicalize } from "../jcs.ts";
 
 /**
  * The runtime configuration a deployment sends to an agent (retained on the config topic).
@@ -51,3 +53,11 @@ export type AgentVariable = z.infer<typeof agentVariableSchema>;
 export type AgentDevice = z.infer<typeof agentDeviceSchema>;
 export type AgentRule = z.infer<typeof agentRuleSchema>;
 export type AgentRuntimeConfig = z.infer<typeof agentRuntimeConfigSchema>;
+
+/**
+ * The content hash of a runtime configuration: SHA-256 hex over its RFC 8785 canonical JSON, so
+ * the server and the agent agree whatever the key order of their objects.
+ */
+export function configHash(config: AgentRuntimeConfig): string {
+  return createHash("sha256").update(canonicalize(config)).digest("hex");
+}
