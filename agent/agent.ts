@@ -151,6 +151,7 @@ export class CaudalAgent {
         points: buffer.points,
         bytes: buffer.bytes,
         oldest: buffer.oldestTs === null ? null : new Date(buffer.oldestTs).toISOString(),
+        stored_points: buffer.storedPoints,
         dropped_batches: buffer.droppedBatches,
         dropped_points: buffer.droppedPoints,
       },

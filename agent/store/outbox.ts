@@ -113,6 +113,8 @@ export class Outbox {
         this.#stmts.insert.run(seq, now, points, bytes, oldest, text);
         this.#totalBytes += bytes;
       }
+      // Committed with the points: after any crash, stored_points is exactly what the queue took in.
+      this.#stmts.bump.run("stored_points", points);
       const drops = this.#enforceBound(seq);
       this.#db.exec("COMMIT");
       for (const d of drops) this.#onDrop(d);
@@ -160,6 +162,7 @@ export class Outbox {
     points: number;
     bytes: number;
     oldestTs: number | null;
+    storedPoints: number;
     droppedBatches: number;
     droppedPoints: number;
   } {
@@ -174,6 +177,7 @@ export class Outbox {
       points: Number(s.points),
       bytes: Number(s.bytes),
       oldestTs: s.oldest === null ? null : Number(s.oldest),
+      storedPoints: this.#counter("stored_points"),
       droppedBatches: this.#counter("dropped_batches"),
       droppedPoints: this.#counter("dropped_points"),
     };
