@@ -3,7 +3,7 @@
 # as root; otherwise says what to install and the tests that need it skip with a reason.
 set -uo pipefail
 
-want=(chromium)
+want=(chromium python3-pymodbus socat mosquitto-clients)
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

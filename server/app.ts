@@ -1,14 +1,42 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "./http/env.ts";
 import { versionHeaders } from "./http/headers.ts";
+import { httpMetrics } from "./http/metrics.ts";
 import { notFoundHandler, onError } from "./http/on-error.ts";
+import { openApiDocumentOnce } from "./http/openapi-document.ts";
 import { requestLog } from "./http/request-log.ts";
 import { validationHook } from "./http/validation.ts";
+import { adminRoutes } from "./routes/admin/index.ts";
+import { agentRoutes } from "./routes/agents/index.ts";
+import { alarmRoutes } from "./routes/alarms/index.ts";
+import { alertRuleRoutes } from "./routes/alert-rules/index.ts";
+import { anhRoutes } from "./routes/anh/index.ts";
+import { auditRoutes } from "./routes/audit/index.ts";
 import { authRoutes } from "./routes/auth/index.ts";
+import { billingRoutes } from "./routes/billing/index.ts";
+import { dashboardRoutes } from "./routes/dashboard/index.ts";
+import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
+import { downtimeRoutes } from "./routes/records/downtime/index.ts";
+import { labResultRoutes } from "./routes/records/lab-results/index.ts";
+import { meterReadingRoutes } from "./routes/records/meter-readings/index.ts";
+import { movementRoutes } from "./routes/records/movements/index.ts";
+import { wellTestRoutes } from "./routes/records/well-tests/index.ts";
+import { systemRoutes } from "./routes/system/index.ts";
+import { tanksRoutes } from "./routes/tanks/index.ts";
+import { wsRoutes } from "./routes/ws/index.ts";
 import type { ServiceContext } from "./services/context.ts";
+import type { HealthProbes } from "./services/system/health.ts";
+import { LiveTelemetry } from "./ws/live-telemetry.ts";
 
 export type AppDeps = {
   ctx: ServiceContext;
+  /**
+   * GET /api/ws/telemetry hands its connections to this stream, which server.ts starts and stops.
+   * Absent (apps built only to inspect routes), the endpoint gets a stream that is never started.
+   */
+  live?: LiveTelemetry;
+  /** GET /health: override the database probe (tests) and add the MQTT broker once it runs. */
+  health?: HealthProbes;
 };
 
 /** Builds the HTTP application. No I/O happens here beyond what `deps` already opened. */
@@ -17,6 +45,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", versionHeaders);
   app.use("*", requestLog(ctx.logger));
+  app.use("*", httpMetrics(ctx.metrics));
   app.onError(onError(ctx.logger));
   app.notFound(notFoundHandler);
 
@@ -26,7 +55,25 @@ export function createApp(deps: AppDeps) {
     bearerFormat: "JWT",
   });
 
+  // Root paths /health, /metrics, /docs; the document is built on first request, after all mounts.
+  app.route("/", systemRoutes(ctx, { health: deps.health ?? {}, document: openApiDocumentOnce(app) }));
   app.route("/api/auth", authRoutes(ctx));
+  app.route("/api/movements", movementRoutes(ctx));
+  app.route("/api/downtime", downtimeRoutes(ctx));
+  app.route("/api/well-tests", wellTestRoutes(ctx));
+  app.route("/api/lab-results", labResultRoutes(ctx));
+  app.route("/api/meters/readings", meterReadingRoutes(ctx));
+  app.route("/api/audit", auditRoutes(ctx));
+  app.route("/api/edge", edgeFieldRoutes(ctx));
+  app.route("/api/edge", agentRoutes(ctx));
+  app.route("/api/tanks", tanksRoutes(ctx));
+  app.route("/api/admin", adminRoutes(ctx));
+  app.route("/api/alert-rules", alertRuleRoutes(ctx));
+  app.route("/api/alarms", alarmRoutes(ctx));
+  app.route("/api/anh", anhRoutes(ctx));
+  app.route("/api/billing", billingRoutes(ctx));
+  app.route("/api/dashboard", dashboardRoutes(ctx));
+  app.route("/api/ws", wsRoutes(ctx, deps.live ?? new LiveTelemetry(ctx)));
   return app;
 }
 

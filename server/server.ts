@@ -1,18 +1,26 @@
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
+import { WebSocketServer } from "ws";
 import { createApp } from "./app.ts";
 import type { ServerConfig } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
+import { createMetricsRegistry } from "./http/metrics.ts";
 import { loadKeys } from "./keys.ts";
 import type { Logger } from "./logger.ts";
+import { AlarmEngine } from "./services/alarms/engine.ts";
 import { type Clock, type ServiceContext, systemClock } from "./services/context.ts";
 import { EventBus } from "./services/events.ts";
+import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
+import { LiveTelemetry, type LiveTelemetryOptions } from "./ws/live-telemetry.ts";
+import { withUpgradeRefusals } from "./ws/upgrade-refusal.ts";
 
 export type CaudalServerOptions = {
   config: ServerConfig;
   logger: Logger;
   clock?: Clock;
+  /** Live stream tuning (tests shorten the ping and session-check intervals). */
+  live?: Partial<LiveTelemetryOptions>;
 };
 
 /** caudal-server: the constructor only assigns; start() opens the database and ports, stop() closes them. */
@@ -21,6 +29,10 @@ export class CaudalServer {
   #database: DatabaseHandle | undefined;
   #http: ServerType | undefined;
   #ctx: ServiceContext | undefined;
+  #live: LiveTelemetry | undefined;
+  #alarms: AlarmEngine | undefined;
+  #wss: WebSocketServer | undefined;
+  #scheduler: Scheduler | undefined;
 
   constructor(options: CaudalServerOptions) {
     this.#options = options;
@@ -29,6 +41,24 @@ export class CaudalServer {
   get context(): ServiceContext {
     if (!this.#ctx) throw new Error("server not started");
     return this.#ctx;
+  }
+
+  /** The live telemetry stream (GET /api/ws/telemetry). */
+  get live(): LiveTelemetry {
+    if (!this.#live) throw new Error("server not started");
+    return this.#live;
+  }
+
+  /** The alarm engine (rule evaluation on telemetry, comm_loss timer). */
+  get alarms(): AlarmEngine {
+    if (!this.#alarms) throw new Error("server not started");
+    return this.#alarms;
+  }
+
+  /** The in-process scheduler (daily ANH reports, monthly invoices); tests call tick(). */
+  get scheduler(): Scheduler {
+    if (!this.#scheduler) throw new Error("server not started");
+    return this.#scheduler;
   }
 
   /** The bound HTTP port (useful with PORT=0). */
@@ -49,17 +79,43 @@ export class CaudalServer {
       clock: this.#options.clock ?? systemClock,
       keys: loadKeys(config),
       events: new EventBus(),
+      metrics: createMetricsRegistry(),
     };
-    const app = createApp({ ctx: this.#ctx });
+    this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
+    this.#live.start();
+    this.#alarms = new AlarmEngine(this.#ctx);
+    this.#alarms.start();
+    const app = createApp({ ctx: this.#ctx, live: this.#live });
+    /*
+     * WebSockets share the HTTP port and are routed by PATH through the Hono app: a WebSocket
+     * endpoint is an ordinary route whose handler calls `upgradeWebSocket` from @hono/node-server
+     * (see routes/ws/telemetry.ts); MQTT over WebSocket at /mqtt is added the same way. Never add
+     * a second 'upgrade' listener on the HTTP server: node-server then stops answering refused
+     * upgrades. One WebSocketServer serves every path; its maxPayload bounds client messages.
+     */
+    this.#wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
+    const websocket = { server: this.#wss };
     await new Promise<void>((resolve, reject) => {
-      const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => resolve());
+      const server = serve(
+        { fetch: withUpgradeRefusals(app.fetch), websocket, port: config.PORT, hostname: config.HOST },
+        () => resolve(),
+      );
       server.once("error", reject);
       this.#http = server;
     });
     logger.info("http listening", { host: config.HOST, port: this.port });
+    this.#scheduler = createScheduler(this.#ctx);
+    this.#scheduler.start();
   }
 
   async stop(): Promise<void> {
+    this.#scheduler?.stop();
+    this.#scheduler = undefined;
+    // WebSocket clients first: upgraded sockets would otherwise hold http.close() open.
+    await this.#live?.stop();
+    this.#live = undefined;
+    for (const ws of this.#wss?.clients ?? []) ws.terminate();
+    this.#wss = undefined;
     const http = this.#http;
     this.#http = undefined;
     if (http) {
@@ -68,6 +124,8 @@ export class CaudalServer {
         if ("closeAllConnections" in http) http.closeAllConnections();
       });
     }
+    this.#alarms?.stop();
+    this.#alarms = undefined;
     this.#database?.close();
     this.#database = undefined;
   }

@@ -93,10 +93,10 @@ export function serializeString(value: string, path = "$"): string {
   let runStart = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    let escape: string | undefined;
-    if (c < 0x20) escape = CONTROL_ESCAPES[c];
-    else if (c === 0x22) escape = '\\"';
-    else if (c === 0x5c) escape = "\\\\";
+    let replacement: string | undefined;
+    if (c < 0x20) replacement = CONTROL_ESCAPES[c];
+    else if (c === 0x22) replacement = '\\"';
+    else if (c === 0x5c) replacement = "\\\\";
     else if (c >= 0xd800 && c <= 0xdfff) {
       const next = value.charCodeAt(i + 1);
       const paired = c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
@@ -106,8 +106,8 @@ export function serializeString(value: string, path = "$"): string {
       i++;
       continue;
     }
-    if (escape !== undefined) {
-      out += value.slice(runStart, i) + escape;
+    if (replacement !== undefined) {
+      out += value.slice(runStart, i) + replacement;
       runStart = i + 1;
     }
   }

@@ -1,3 +1,4 @@
+import type { Registry } from "prom-client";
 import type { ServerConfig } from "../config.ts";
 import type { Db, Sqlite } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
@@ -22,4 +23,6 @@ export type ServiceContext = {
   clock: Clock;
   keys: Keys;
   events: EventBus;
+  /** This server's Prometheus registry (GET /metrics); features register their own metrics on it. */
+  metrics: Registry;
 };

@@ -1,4 +1,5 @@
 import { EventEmitter } from "node:events";
+import type { Payload } from "../../shared/mqtt/topics.ts";
 
 export type TelemetryEvent = {
   projectId: string;
@@ -29,6 +30,8 @@ type EventMap = {
   alarm: [AlarmNotice];
   /** A session ended (logout, reuse detection, user disabled). */
   sessionRevoked: [{ sessionId: string | null; userId: string | null }];
+  /** A configuration deployment was recorded; the broker publishes it retained to the agent. */
+  deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
 };

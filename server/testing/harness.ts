@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Role } from "../../shared/roles.ts";
 import { type ServerConfig, serverConfigSchema } from "../config.ts";
-import { createLogger } from "../logger.ts";
+import { createLogger, type Logger } from "../logger.ts";
 import { CaudalServer } from "../server.ts";
 import type { Clock } from "../services/context.ts";
 
@@ -41,7 +41,7 @@ export class TestServer {
   readonly clock = new TestClock();
   #admin: { token: string; email: string; password: string } | undefined;
 
-  private constructor(overrides: Partial<Record<keyof ServerConfig, string>>) {
+  private constructor(overrides: Partial<Record<keyof ServerConfig, string>>, logger: Logger) {
     this.dataDir = mkdtempSync(join(tmpdir(), "caudal-test-"));
     this.config = serverConfigSchema.parse({
       PORT: "0",
@@ -56,13 +56,17 @@ export class TestServer {
     });
     this.server = new CaudalServer({
       config: this.config,
-      logger: createLogger("silent"),
+      logger,
       clock: this.clock,
     });
   }
 
-  static async start(overrides: Partial<Record<keyof ServerConfig, string>> = {}): Promise<TestServer> {
-    const t = new TestServer(overrides);
+  /** `options.logger` captures the server's log lines (e.g. `createLogger("info", (l) => lines.push(l))`). */
+  static async start(
+    overrides: Partial<Record<keyof ServerConfig, string>> = {},
+    options: { logger?: Logger } = {},
+  ): Promise<TestServer> {
+    const t = new TestServer(overrides, options.logger ?? createLogger("silent"));
     await t.server.start();
     return t;
   }
@@ -139,6 +143,34 @@ export class TestServer {
     return this.request<{ token: string; access_token: string; role: string }>("/api/auth/login", {
       body: { email, password, ...extra },
     });
+  }
+
+  /** Creates a project through POST /api/edge/projects (as the superadmin unless `token` is given); its id. */
+  async project(token?: string): Promise<string> {
+    const res = await this.request<{ id: string }>("/api/edge/projects", {
+      token: token ?? (await this.admin()).token,
+      body: { name: `Project ${randomUUID().slice(0, 8)}` },
+    });
+    if (res.status !== 201) throw new Error(`create project failed: ${res.status} ${res.text}`);
+    return res.body.id;
+  }
+
+  /** Creates an asset through POST /api/edge/assets (as the superadmin unless `token` is given); its id. */
+  async asset(
+    projectId: string,
+    assetType: "well" | "tank" | "pipeline" | "station" | "meter" = "well",
+    token?: string,
+  ): Promise<string> {
+    const res = await this.request<{ id: string }>("/api/edge/assets", {
+      token: token ?? (await this.admin()).token,
+      body: {
+        project_id: projectId,
+        name: `${assetType}-${randomUUID().slice(0, 8)}`,
+        asset_type: assetType,
+      },
+    });
+    if (res.status !== 201) throw new Error(`create asset failed: ${res.status} ${res.text}`);
+    return res.body.id;
   }
 }
 

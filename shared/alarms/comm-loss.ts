@@ -8,3 +8,9 @@ export function commLossSilence(lastSeen: number, now: number, limitSeconds: num
   if (!(silentMs >= limitSeconds * 1000)) return null;
   return Math.floor(silentMs / 1000);
 }
+
+/** The `variable` of a comm_loss alarm: it concerns the asset's link, not one of its tags. */
+export const COMM_LOSS_VARIABLE = "comm";
+
+/** Loss of data is a warning: readings may still be buffered on site (store-and-forward). */
+export const COMM_LOSS_SEVERITY = "warning" as const;

@@ -86,7 +86,8 @@ export function returnsToNormal(
   value: number,
 ): boolean {
   const t = rule.threshold;
-  const d = rule.deadband > 0 ? rule.deadband : 0;
+  // A negative or NaN deadband (never valid input) counts as none.
+  const d = Math.max(rule.deadband, 0) || 0;
   switch (rule.condition) {
     case "gt":
       return value <= t - d;

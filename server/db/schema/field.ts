@@ -1,4 +1,5 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { DATA_TYPES } from "../../../shared/field/data-types.ts";
 import { createdAt, flag, id, instant } from "./columns.ts";
 
 export const projects = sqliteTable("projects", {
@@ -60,7 +61,7 @@ export const variables = sqliteTable(
       .notNull()
       .references(() => devices.id, { onDelete: "cascade" }),
     alias: text("alias").notNull(),
-    dataType: text("data_type", { enum: ["float", "int", "bool", "string"] }).notNull(),
+    dataType: text("data_type", { enum: DATA_TYPES }).notNull(),
     registerAddress: integer("register_address"),
     unit: text("unit"),
     scaleFactor: real("scale_factor"),

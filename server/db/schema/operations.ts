@@ -1,11 +1,13 @@
-import { index, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, id, instant } from "./columns.ts";
 import { assets, projects } from "./field.ts";
 import { users } from "./identity.ts";
 
 /**
  * Operational records are append-only (API MPMS 21.1 §5: quantity records kept original and
- * unaltered). A correction is a new row naming the row it supersedes.
+ * unaltered). A correction is a new row naming the row it supersedes; the unique index on
+ * `supersedes` keeps each chain linear (a record is corrected at most once) and serves the
+ * `superseded_by` lookup.
  */
 const recordColumns = () => ({
   id: id(),
@@ -29,7 +31,10 @@ export const movements = sqliteTable(
     timestamp: instant("timestamp").notNull(),
     notes: text("notes"),
   },
-  (t) => [index("movements_project_ts_idx").on(t.projectId, t.timestamp)],
+  (t) => [
+    index("movements_project_ts_idx").on(t.projectId, t.timestamp),
+    uniqueIndex("movements_supersedes_uq").on(t.supersedes),
+  ],
 );
 
 export const downtime = sqliteTable(
@@ -40,7 +45,10 @@ export const downtime = sqliteTable(
     startedAt: instant("started_at").notNull(),
     endedAt: instant("ended_at"),
   },
-  (t) => [index("downtime_project_idx").on(t.projectId, t.startedAt)],
+  (t) => [
+    index("downtime_project_idx").on(t.projectId, t.startedAt),
+    uniqueIndex("downtime_supersedes_uq").on(t.supersedes),
+  ],
 );
 
 export const wellTests = sqliteTable(
@@ -55,7 +63,10 @@ export const wellTests = sqliteTable(
     waterCutPct: real("water_cut_pct"),
     gorScfBbl: real("gor_scf_bbl"),
   },
-  (t) => [index("well_tests_project_idx").on(t.projectId, t.testDate)],
+  (t) => [
+    index("well_tests_project_idx").on(t.projectId, t.testDate),
+    uniqueIndex("well_tests_supersedes_uq").on(t.supersedes),
+  ],
 );
 
 export const labResults = sqliteTable(
@@ -67,7 +78,10 @@ export const labResults = sqliteTable(
     bswPct: real("bsw_pct"),
     viscosityCp: real("viscosity_cp"),
   },
-  (t) => [index("lab_results_project_idx").on(t.projectId, t.sampleDate)],
+  (t) => [
+    index("lab_results_project_idx").on(t.projectId, t.sampleDate),
+    uniqueIndex("lab_results_supersedes_uq").on(t.supersedes),
+  ],
 );
 
 export const meterReadings = sqliteTable(
@@ -81,5 +95,8 @@ export const meterReadings = sqliteTable(
     readAt: instant("read_at").notNull(),
     unit: text("unit"),
   },
-  (t) => [index("meter_readings_project_idx").on(t.projectId, t.readAt)],
+  (t) => [
+    index("meter_readings_project_idx").on(t.projectId, t.readAt),
+    uniqueIndex("meter_readings_supersedes_uq").on(t.supersedes),
+  ],
 );

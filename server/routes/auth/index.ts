@@ -6,6 +6,10 @@ import { mountLogout } from "./logout.ts";
 import { mountRefresh } from "./refresh.ts";
 import { mountRegister } from "./register.ts";
 import { mountSetup } from "./setup.ts";
+import { mountTwoFactorDisable } from "./two-factor-disable.ts";
+import { mountTwoFactorEnable } from "./two-factor-enable.ts";
+import { mountTwoFactorRecoveryCodes } from "./two-factor-recovery-codes.ts";
+import { mountTwoFactorSetup } from "./two-factor-setup.ts";
 
 /** /api/auth */
 export function authRoutes(ctx: ServiceContext): Router {
@@ -16,5 +20,9 @@ export function authRoutes(ctx: ServiceContext): Router {
   mountRegister(router, ctx, limiter);
   mountRefresh(router, ctx);
   mountLogout(router, ctx);
+  mountTwoFactorSetup(router, ctx);
+  mountTwoFactorEnable(router, ctx);
+  mountTwoFactorDisable(router, ctx, limiter);
+  mountTwoFactorRecoveryCodes(router, ctx);
   return router;
 }

@@ -1,9 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { AppError } from "../../http/errors.ts";
 import { errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import type { RateLimiter } from "../../services/auth/rate-limit.ts";
+import { registerUser } from "../../services/auth/register.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { createUser } from "../../services/users/create-user.ts";
 import { toUserDto } from "../../services/users/user-dto.ts";
 import { clientInfo } from "../client-info.ts";
 import { enforceRateLimit } from "../rate-limit.ts";
@@ -15,7 +14,9 @@ const route = createRoute({
   path: "/register",
   tags: ["Auth"],
   summary: "Self-registration (disabled in production)",
-  description: "Creates a user with no projects. May not grant superadmin or admin.",
+  description:
+    "Creates a user with no projects. May not grant superadmin or admin (403). 403 RegistrationDisabled in " +
+    "production and until the first account exists (POST /auth/setup/register).",
   request: jsonBody(createUserRequest),
   responses: {
     201: json(userSchema, "User created"),
@@ -27,13 +28,7 @@ export function mountRegister(router: Router, ctx: ServiceContext, limiter: Rate
   router.openapi(route, async (c) => {
     const input = c.req.valid("json");
     enforceRateLimit(limiter, ctx, clientInfo(c).ip, input.email);
-    if (ctx.config.NODE_ENV === "production") {
-      throw new AppError("RegistrationDisabled", "self-registration is disabled in production");
-    }
-    if (input.role === "superadmin" || input.role === "admin") {
-      throw new AppError("Forbidden", `self-registration may not grant the ${input.role} role`);
-    }
-    const user = await createUser(ctx, input);
+    const user = await registerUser(ctx, input);
     return c.json(toUserDto(user, []), 201);
   });
 }

@@ -78,3 +78,67 @@ describe("sessions: setup, login, refresh rotation, logout", () => {
     expect((await t.request("/api/auth/logout", { method: "POST", token })).status).toBe(401);
   });
 });
+
+describe("setup and login input", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await TestServer.start();
+  });
+  afterAll(async () => t.stop());
+
+  it("two concurrent first-account requests: exactly one wins, the other gets 409", async () => {
+    const attempt = (i: number) =>
+      t.request("/api/auth/setup/register", {
+        body: { email: `race${i}@caudal.test`, name: `Race ${i}`, password: "longenough" },
+      });
+    const statuses = (await Promise.all([attempt(1), attempt(2), attempt(3)])).map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409]);
+  });
+
+  it("setup/register: 400 naming each bad field, and for malformed JSON", async () => {
+    const good = { email: "x@caudal.test", name: "X", password: "longenough" };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ email: "no-at-sign" }, "email"],
+      [{ email: undefined }, "email"],
+      [{ name: "" }, "name"],
+      [{ password: "short" }, "password"],
+      [{ password: "p".repeat(257) }, "password"],
+      [{ role: "emperor" }, "role"],
+    ];
+    for (const [over, field] of cases) {
+      const res = await t.request<{ error: string; message: string }>("/api/auth/setup/register", {
+        body: { ...good, ...over },
+      });
+      expect(res.status, JSON.stringify(over)).toBe(400);
+      expect(res.body.message).toMatch(new RegExp(`^${field}: `));
+    }
+    const malformed = await t.request<{ error: string; message: string }>("/api/auth/setup/register", {
+      rawBody: "{",
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.message).toBeTruthy();
+  });
+
+  it("login: 400 naming each bad field, and for malformed JSON", async () => {
+    const cases: [Record<string, unknown>, string][] = [
+      [{ email: "nope", password: "x" }, "email"],
+      [{ password: "x" }, "email"],
+      [{ email: "a@caudal.test" }, "password"],
+      [{ email: "a@caudal.test", password: "" }, "password"],
+      [{ email: "a@caudal.test", password: "p".repeat(257) }, "password"],
+      [{ email: "a@caudal.test", password: "x", totp_code: "12ab56" }, "totp_code"],
+      [{ email: "a@caudal.test", password: "x", totp_code: "1234567" }, "totp_code"],
+      [{ email: "a@caudal.test", password: "x", recovery_code: "r".repeat(65) }, "recovery_code"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await t.request<{ error: string; message: string }>("/api/auth/login", { body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.message).toMatch(new RegExp(`^${field}: `));
+    }
+    const malformed = await t.request<{ error: string; message: string }>("/api/auth/login", {
+      rawBody: "nope",
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error).toBeTruthy();
+  });
+});

@@ -16,7 +16,7 @@ export type AuthContext = {
 /** 403 unless the caller's role grants `permission`. */
 export function authorize(auth: AuthContext, permission: Permission): void {
   if (!roleCan(auth.role, permission))
-    throw forbidden(`role ${auth.role} may not ${permission.replace(":", " ")}`);
+    throw forbidden(`the ${auth.role} role does not have the ${permission} permission`);
 }
 
 export function canSeeProject(auth: AuthContext, projectId: string): boolean {

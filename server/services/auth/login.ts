@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { recoveryCodes, users } from "../../db/schema/index.ts";
 import { AppError } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProjectSummaries } from "../users/user-dto.ts";
 import { decoyHash, verifyPassword } from "./passwords.ts";
@@ -56,7 +57,7 @@ export async function login(
 
 function secondFactor(ctx: ServiceContext, user: UserRow, input: LoginInput): void {
   if (input.recovery_code) {
-    consumeRecoveryCode(ctx, user.id, input.recovery_code);
+    consumeRecoveryCode(ctx.db, user.id, input.recovery_code);
     return;
   }
   if (!input.totp_code) {
@@ -68,15 +69,30 @@ function secondFactor(ctx: ServiceContext, user: UserRow, input: LoginInput): vo
 }
 
 /**
- * Verifies a TOTP code for a user with two-factor enabled, with replay protection and the
- * failure counter. Runs in one synchronous transaction on the freshest row.
+ * Verifies a TOTP code for a user with two-factor enabled, with replay protection (spec §5.7)
+ * and the failure counter (§5.6). Runs in one synchronous transaction on the freshest row;
+ * `onSuccess` runs inside that same transaction, so the change a code authorises commits
+ * together with the step it consumed, or neither does.
  */
-export function checkTotp(ctx: ServiceContext, userId: string, code: string): void {
+export function checkTotp(ctx: ServiceContext, userId: string, code: string): void;
+export function checkTotp<T>(
+  ctx: ServiceContext,
+  userId: string,
+  code: string,
+  onSuccess: (tx: DbOrTx) => T,
+): T;
+export function checkTotp<T>(
+  ctx: ServiceContext,
+  userId: string,
+  code: string,
+  onSuccess?: (tx: DbOrTx) => T,
+): T | undefined {
   const now = ctx.clock.now();
   const outcome = ctx.db.transaction((tx) => {
     const u = tx.select().from(users).where(eq(users.id, userId)).get();
-    if (!u?.twoFactorSecretEncrypted) return "failed" as const;
-    if (u.totpLockedUntil && u.totpLockedUntil > now) return u.totpLockedUntil;
+    if (!u?.twoFactorEnabled || !u.twoFactorSecretEncrypted) return { kind: "failed" } as const;
+    if (u.totpLockedUntil && u.totpLockedUntil > now)
+      return { kind: "locked", until: u.totpLockedUntil } as const;
     const secret = open(ctx.keys.totp, u.twoFactorSecretEncrypted, u.id);
     const step = verifyTotp(secret, code, now, u.lastTotpStepUsed);
     if (step !== null) {
@@ -84,7 +100,7 @@ export function checkTotp(ctx: ServiceContext, userId: string, code: string): vo
         .set({ lastTotpStepUsed: step, totpFailedAttempts: 0, totpFirstFailureAt: null, updatedAt: now })
         .where(eq(users.id, u.id))
         .run();
-      return "ok" as const;
+      return { kind: "ok", value: onSuccess?.(tx) } as const;
     }
     const windowOpen =
       u.totpFirstFailureAt && now.getTime() - u.totpFirstFailureAt.getTime() < LOCKOUT_WINDOW_MS;
@@ -99,14 +115,16 @@ export function checkTotp(ctx: ServiceContext, userId: string, code: string): vo
       })
       .where(eq(users.id, u.id))
       .run();
-    return "failed" as const;
+    return { kind: "failed" } as const;
   });
-  if (outcome instanceof Date) throw accountLocked(outcome);
-  if (outcome === "failed") throw new AppError("TwoFactorFailed", "the two-factor code is not valid");
+  if (outcome.kind === "locked") throw accountLocked(outcome.until);
+  if (outcome.kind === "failed") throw new AppError("TwoFactorFailed", "the two-factor code is not valid");
+  return outcome.value;
 }
 
-function consumeRecoveryCode(ctx: ServiceContext, userId: string, code: string): void {
-  const deleted = ctx.db
+/** Deletes the matching recovery code (spec §3: the record is consumed); 401 RecoveryCodeInvalid if none. */
+export function consumeRecoveryCode(db: DbOrTx, userId: string, code: string): void {
+  const deleted = db
     .delete(recoveryCodes)
     .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code))))
     .returning({ id: recoveryCodes.id })
@@ -116,7 +134,7 @@ function consumeRecoveryCode(ctx: ServiceContext, userId: string, code: string):
   }
 }
 
-function accountLocked(until: Date) {
+export function accountLocked(until: Date) {
   return new AppError(
     "AccountLocked",
     `too many failed two-factor attempts; try again after ${until.toISOString()}`,

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { recoveryCodes } from "../../db/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
 import { sha256Hex } from "./tokens.ts";
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -20,17 +20,17 @@ export function hashRecoveryCode(code: string): string {
   return sha256Hex(code.replace(/[\s-]/g, "").toUpperCase());
 }
 
-/** Replaces every recovery code of the user; returns the new ones in clear, shown once. */
-export function issueRecoveryCodes(ctx: ServiceContext, userId: string): string[] {
+/**
+ * Replaces every recovery code of the user inside the caller's transaction; returns the new
+ * ones in clear, to be shown once. Only their SHA-256 hashes are stored.
+ */
+export function issueRecoveryCodes(db: DbOrTx, userId: string, now: Date): string[] {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-    for (const code of codes) {
-      tx.insert(recoveryCodes)
-        .values({ id: randomUUID(), userId, codeHash: hashRecoveryCode(code), createdAt: now })
-        .run();
-    }
-  });
+  db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
+  for (const code of codes) {
+    db.insert(recoveryCodes)
+      .values({ id: randomUUID(), userId, codeHash: hashRecoveryCode(code), createdAt: now })
+      .run();
+  }
   return codes;
 }

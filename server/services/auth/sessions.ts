@@ -3,6 +3,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { refreshTokens, sessions, userProjects, users } from "../../db/schema/index.ts";
 import { AppError } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
 import {
@@ -107,12 +108,19 @@ export function revokeSession(ctx: ServiceContext, sessionId: string, reason: st
 }
 
 export function revokeUserSessions(ctx: ServiceContext, userId: string, reason: string): void {
-  ctx.db
-    .update(sessions)
-    .set({ revokedAt: ctx.clock.now(), revokedReason: reason })
+  revokeUserSessionsIn(ctx.db, userId, ctx.clock.now(), reason);
+  ctx.events.emit("sessionRevoked", { sessionId: null, userId });
+}
+
+/**
+ * Revokes every live session of a user inside the caller's transaction, so the revocation
+ * commits with the change that caused it. The caller emits `sessionRevoked` after commit.
+ */
+export function revokeUserSessionsIn(tx: DbOrTx, userId: string, now: Date, reason: string): void {
+  tx.update(sessions)
+    .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
     .run();
-  ctx.events.emit("sessionRevoked", { sessionId: null, userId });
 }
 
 export type Resolved =

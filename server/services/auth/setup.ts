@@ -12,10 +12,16 @@ export function setupStatus(ctx: ServiceContext) {
 /** Creates the first account, always superadmin; 409 once any user exists. */
 export async function registerFirstUser(ctx: ServiceContext, input: Omit<NewUser, "role">) {
   if (!setupStatus(ctx).requires_setup) throw alreadyConfigured();
-  return createUser(ctx, { ...input, role: "superadmin" }, (tx) => {
-    // Re-checked inside the transaction: two first-time requests cannot both succeed.
-    if ((tx.select({ n: count() }).from(users).get()?.n ?? 0) > 0) throw alreadyConfigured();
-  });
+  return createUser(
+    ctx,
+    { ...input, role: "superadmin" },
+    {
+      precondition: (tx) => {
+        // Re-checked inside the transaction: two first-time requests cannot both succeed.
+        if ((tx.select({ n: count() }).from(users).get()?.n ?? 0) > 0) throw alreadyConfigured();
+      },
+    },
+  );
 }
 
 const alreadyConfigured = () => new AppError("AlreadyConfigured", "initial setup is already done");

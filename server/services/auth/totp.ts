@@ -31,12 +31,20 @@ export function totpCode(secret: string, at: Date): string {
   });
 }
 
+/** The RFC 6238 time step containing `at`. */
+export function totpStep(at: Date): number {
+  return Math.floor(at.getTime() / 1000 / PERIOD);
+}
+
 /**
  * Verifies `code` within ±1 step of `now` (RFC 6238 §5.2) and only for a step strictly after
  * `lastStep` (replay protection, spec §5.7). Returns the accepted step or null.
  */
 export function verifyTotp(secret: string, code: string, now: Date, lastStep: number | null): number | null {
   if (!/^\d{6}$/.test(code)) return null;
+  // otplib throws when afterTimeStep lies beyond the window (the clock stepped back after a
+  // code of a later step was used): no step in the window can then be accepted anyway.
+  if (lastStep !== null && lastStep >= totpStep(now) + 1) return null;
   const result = verifySync({
     secret,
     token: code,

@@ -3,21 +3,31 @@ import { eq } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import { users } from "../../db/schema/index.ts";
 import { AppError } from "../../http/errors.ts";
+import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { ServiceContext } from "../context.ts";
-
-type Tx = Parameters<Parameters<ServiceContext["db"]["transaction"]>[0]>[0];
+import { assertMayManage } from "./admin-rules.ts";
+import { toUserDto } from "./user-dto.ts";
 
 export type NewUser = { email: string; name: string; role: Role; password: string };
 
-/** Inserts a user; 409 when the email is taken. Emails are compared lower-cased. */
-export async function createUser(
-  ctx: ServiceContext,
-  input: NewUser,
+export type CreateUserOptions = {
+  /** The administrator creating the user; absent for self-service (setup, registration). */
+  actor?: AuthContext;
   /** Checked inside the insert's transaction; throw to refuse. */
-  precondition: (tx: Tx) => void = () => {},
-) {
-  const email = input.email.trim().toLowerCase();
+  precondition?: (tx: DbOrTx) => void;
+};
+
+export const normaliseEmail = (email: string) => email.trim().toLowerCase();
+
+export const emailTaken = (email: string) =>
+  new AppError("Conflict", `a user with email ${email} already exists`);
+
+/** Inserts a user; 409 when the email is taken. Emails are compared lower-cased. */
+export async function createUser(ctx: ServiceContext, input: NewUser, options: CreateUserOptions = {}) {
+  if (options.actor) assertMayManage(options.actor, null, input.role);
+  const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(input.password);
   const now = ctx.clock.now();
   const row = {
@@ -29,12 +39,21 @@ export async function createUser(
     createdAt: now,
     updatedAt: now,
   };
-  // The uniqueness check and insert run in one synchronous transaction: no interleaving.
+  // The uniqueness check, insert and audit entry run in one synchronous transaction: no interleaving.
   return ctx.db.transaction((tx) => {
-    precondition(tx);
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) {
-      throw new AppError("Conflict", `a user with email ${email} already exists`);
-    }
-    return tx.insert(users).values(row).returning().get();
+    options.precondition?.(tx);
+    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw emailTaken(email);
+    const created = tx.insert(users).values(row).returning().get();
+    appendAudit(tx, {
+      at: now,
+      userId: options.actor?.userId ?? created.id,
+      projectId: null,
+      entity: "user",
+      entityId: created.id,
+      action: "create",
+      before: null,
+      after: toUserDto(created, []),
+    });
+    return created;
   });
 }

@@ -1,16 +1,22 @@
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema/index.ts";
 import { notFound } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleProjectSummaries } from "./user-dto.ts";
+import { type UserDto, userDtoOf, visibleProjectSummaries } from "./user-dto.ts";
 
-export function getUserRow(ctx: ServiceContext, userId: string) {
-  const user = ctx.db.select().from(users).where(eq(users.id, userId)).get();
+/** The user row, or 404. */
+export function getUserRow(db: DbOrTx, userId: string) {
+  const user = db.select().from(users).where(eq(users.id, userId)).get();
   if (!user) throw notFound("user");
   return user;
 }
 
 export function getUserWithProjects(ctx: ServiceContext, userId: string) {
-  const user = getUserRow(ctx, userId);
+  const user = getUserRow(ctx.db, userId);
   return { user, projects: visibleProjectSummaries(ctx, user) };
+}
+
+export function getUserDto(ctx: ServiceContext, userId: string): UserDto {
+  return userDtoOf(ctx.db, getUserRow(ctx.db, userId));
 }

@@ -1,5 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { asc, eq, inArray } from "drizzle-orm";
 import { projects, userProjects, type users } from "../../db/schema/index.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 
 type UserRow = typeof users.$inferSelect;
@@ -28,17 +29,23 @@ export function toUserDto(row: UserRow, projectIds: string[]): UserDto {
   };
 }
 
-/** Assigned project ids per user, in one query. */
-export function assignedProjects(ctx: ServiceContext, userIds: string[]): Map<string, string[]> {
+/** Assigned project ids per user, in one query, each list sorted. */
+export function assignedProjects(db: DbOrTx, userIds: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>(userIds.map((id) => [id, []]));
   if (userIds.length === 0) return out;
-  const rows = ctx.db
+  const rows = db
     .select({ userId: userProjects.userId, projectId: userProjects.projectId })
     .from(userProjects)
     .where(inArray(userProjects.userId, userIds))
+    .orderBy(asc(userProjects.projectId))
     .all();
   for (const r of rows) out.get(r.userId)?.push(r.projectId);
   return out;
+}
+
+/** One user's DTO, read through `db` (a transaction handle works too). */
+export function userDtoOf(db: DbOrTx, row: UserRow): UserDto {
+  return toUserDto(row, assignedProjects(db, [row.id]).get(row.id) ?? []);
 }
 
 /** The {id, name} list a LoginResponse carries: every project for superadmin/admin, else the assigned ones. */

@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiResponse, TestServer } from "../testing/harness.ts";
+
+type ErrorBody = { error: string; message: string };
+
+/** Bad input is a 400 with {error, message} (CONTRIBUTING: never a 500), naming the field when there is one. */
+function expect400(res: ApiResponse<ErrorBody>, error: string, mentions?: string): void {
+  expect(res.status, res.text).toBe(400);
+  expect(Object.keys(res.body).sort()).toEqual(["error", "message"]);
+  expect(res.body.error).toBe(error);
+  expect(res.body.message.length).toBeGreaterThan(0);
+  if (mentions) expect(res.body.message).toContain(mentions);
+}
+
+describe("bad input on POST /api/auth/login is a 400, never a 500", () => {
+  let t: TestServer;
+  const login = (init: { body?: unknown; rawBody?: string; headers?: Record<string, string> }) =>
+    t.request<ErrorBody>("/api/auth/login", { method: "POST", ...init });
+
+  beforeAll(async () => {
+    t = await TestServer.start();
+    await t.admin();
+  });
+  afterAll(async () => t.stop());
+
+  it("malformed JSON", async () => {
+    for (const rawBody of ["{bad", "{", '{"email": "a@b.c",}', "nul", "[1,"]) {
+      expect400(await login({ rawBody }), "BadRequest");
+    }
+  });
+
+  it("JSON that is not an object", async () => {
+    for (const rawBody of ["null", "[]", '"text"', "42", "true"]) {
+      expect400(await login({ rawBody }), "ValidationFailed");
+    }
+  });
+
+  it("an empty body", async () => {
+    expect400(await login({ rawBody: "" }), "BadRequest");
+  });
+
+  it("missing fields, each named", async () => {
+    expect400(await login({ body: { password: "x" } }), "ValidationFailed", "email");
+    expect400(await login({ body: { email: "root@caudal.test" } }), "ValidationFailed", "password");
+    const none = await login({ body: {} });
+    expect400(none, "ValidationFailed", "email");
+    expect(none.body.message).toContain("password");
+  });
+
+  it("wrong types, each named", async () => {
+    expect400(await login({ body: { email: 42, password: "x" } }), "ValidationFailed", "email");
+    expect400(await login({ body: { email: ["a@b.c"], password: "x" } }), "ValidationFailed", "email");
+    expect400(
+      await login({ body: { email: "root@caudal.test", password: 12345678 } }),
+      "ValidationFailed",
+      "password",
+    );
+    expect400(
+      await login({ body: { email: "root@caudal.test", password: { $ne: "" } } }),
+      "ValidationFailed",
+      "password",
+    );
+    expect400(
+      await login({ body: { email: "root@caudal.test", password: "x", totp_code: 123456 } }),
+      "ValidationFailed",
+      "totp_code",
+    );
+  });
+
+  it("malformed values", async () => {
+    expect400(await login({ body: { email: "not-an-email", password: "x" } }), "ValidationFailed", "email");
+    expect400(
+      await login({ body: { email: "root@caudal.test", password: "x", totp_code: "12ab56" } }),
+      "ValidationFailed",
+      "totp_code",
+    );
+  });
+
+  it("a body that is not JSON by content type", async () => {
+    for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
+      const res = await login({
+        rawBody: '{"email":"root@caudal.test","password":"x"}',
+        headers: { "content-type": type },
+      });
+      expect400(res, "BadRequest", "Media Type");
+    }
+  });
+});

@@ -1,0 +1,31 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { requestGeneration } from "../../services/reports/request-generation.ts";
+import type { Router } from "../router.ts";
+import { guard } from "./guard.ts";
+import { ANH_TAG, anhReportSchema, generateReportRequest } from "./schema.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/reports/generate",
+  tags: [ANH_TAG],
+  summary: "Generate a day's report now",
+  description:
+    "Generates the project's report for a closed production day (00:00–24:00 in the project's time " +
+    "zone). A pending report for the day is filled in; otherwise a new version is added (version + 1, " +
+    "supersedes = the day's latest version), leaving earlier versions' bytes unchanged. 409 when the " +
+    "day has not closed yet. Requires supervisor or above.",
+  security: bearer,
+  request: jsonBody(generateReportRequest),
+  responses: {
+    201: json(anhReportSchema, "The generated report"),
+    ...errorResponses(400, 401, 403, 404, 409),
+  },
+});
+
+export function mountGenerateReport(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "reports:write") }, (c) =>
+    c.json(requestGeneration(ctx, c.get("auth"), c.req.valid("json")), 201),
+  );
+}

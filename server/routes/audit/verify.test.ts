@@ -1,0 +1,228 @@
+// zod-openapi must extend zod before shared/roles.ts (reached through the schema) builds its enum.
+import "@hono/zod-openapi";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendAudit, auditHash, auditHashInput } from "../../services/audit/append-audit.ts";
+import { AUDIT_VERIFY_BATCH } from "../../services/audit/verify-audit.ts";
+import { TestServer } from "../../testing/harness.ts";
+
+type Verification = {
+  valid: boolean;
+  entries: number;
+  head?: { seq: number; hash: string } | null;
+  broken_at?: { seq: number; id: string | null; reason: string };
+};
+type Row = {
+  seq: number;
+  id: string;
+  at: number;
+  user_id: string | null;
+  project_id: string | null;
+  entity: string;
+  entity_id: string;
+  action: string;
+  before: string | null;
+  after: string | null;
+  prev_hash: string;
+  hash: string;
+};
+
+const GUARDS = {
+  update:
+    "CREATE TRIGGER `audit_log_no_update` BEFORE UPDATE ON `audit_log` BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+  delete:
+    "CREATE TRIGGER `audit_log_no_delete` BEFORE DELETE ON `audit_log` BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
+};
+
+/** Each test tampers with its own server's log. */
+describe("GET /api/audit/verify", () => {
+  let t: TestServer;
+  let admin: string;
+
+  const verify = async (token = admin) => t.request<Verification>("/api/audit/verify", { token });
+  const sqlite = () => t.server.context.sqlite;
+  const row = (seq: number) => sqlite().prepare("SELECT * FROM audit_log WHERE seq = ?").get(seq) as Row;
+  const total = () => (sqlite().prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
+  /** An attacker with file access: drops the guard triggers (migration 0003) first. */
+  const dropGuards = () =>
+    sqlite().exec("DROP TRIGGER IF EXISTS audit_log_no_update; DROP TRIGGER IF EXISTS audit_log_no_delete;");
+  const restoreGuards = () => {
+    dropGuards();
+    sqlite().exec(GUARDS.update);
+    sqlite().exec(GUARDS.delete);
+  };
+  const reinsert = (r: Row) =>
+    sqlite()
+      .prepare(
+        `INSERT INTO audit_log (seq, id, at, user_id, project_id, entity, entity_id, action, before, after, prev_hash, hash)
+         VALUES (@seq, @id, @at, @user_id, @project_id, @entity, @entity_id, @action, @before, @after, @prev_hash, @hash)`,
+      )
+      .run(r);
+
+  beforeAll(async () => {
+    t = await TestServer.start();
+    admin = (await t.admin()).token;
+    const project = await t.project();
+    for (let i = 0; i < 6; i++) {
+      const res = await t.request("/api/movements", {
+        token: admin,
+        body: {
+          project_id: project,
+          movement_type: "loss",
+          volume_bbls: i,
+          timestamp: "2025-06-01T05:00:00Z",
+        },
+      });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(async () => t.stop());
+
+  it("an untouched chain is valid; head names the newest entry", async () => {
+    const res = await verify();
+    expect(res.status).toBe(200);
+    const n = total();
+    expect(n).toBeGreaterThanOrEqual(8);
+    expect(res.body).toEqual({ valid: true, entries: n, head: { seq: n, hash: row(n).hash } });
+  });
+
+  it("the storage refuses UPDATE and DELETE of entries", () => {
+    expect(() => sqlite().prepare("UPDATE audit_log SET after = NULL WHERE seq = 2").run()).toThrow(
+      /append-only/,
+    );
+    expect(() => sqlite().prepare("DELETE FROM audit_log WHERE seq = 2").run()).toThrow(/append-only/);
+    expect(row(2).after).not.toBeNull();
+  });
+
+  it("an edited `after` is a hash mismatch at that seq", async () => {
+    const original = row(4);
+    dropGuards();
+    const forged = JSON.stringify({ ...JSON.parse(original.after ?? "{}"), volume_bbls: 99999 });
+    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = 4").run(forged);
+    expect((await verify()).body).toEqual({
+      valid: false,
+      entries: 3,
+      broken_at: { seq: 4, id: original.id, reason: "hash mismatch" },
+    });
+    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = 4").run(original.after);
+    restoreGuards();
+    expect((await verify()).body.valid).toBe(true);
+  });
+
+  it("an edited entity_id is a hash mismatch; so is `after` that is no longer JSON", async () => {
+    const original = row(5);
+    dropGuards();
+    sqlite().prepare("UPDATE audit_log SET entity_id = ? WHERE seq = 5").run(crypto.randomUUID());
+    expect((await verify()).body.broken_at).toEqual({ seq: 5, id: original.id, reason: "hash mismatch" });
+    sqlite()
+      .prepare("UPDATE audit_log SET entity_id = ?, after = '{broken' WHERE seq = 5")
+      .run(original.entity_id);
+    expect((await verify()).body.broken_at).toEqual({ seq: 5, id: original.id, reason: "hash mismatch" });
+    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = 5").run(original.after);
+    restoreGuards();
+    expect((await verify()).body.valid).toBe(true);
+  });
+
+  it("a deleted entry breaks the next one's prev_hash", async () => {
+    const removed = row(3);
+    const next = row(4);
+    dropGuards();
+    sqlite().prepare("DELETE FROM audit_log WHERE seq = 3").run();
+    expect((await verify()).body).toEqual({
+      valid: false,
+      entries: 2,
+      broken_at: { seq: 4, id: next.id, reason: "prev_hash mismatch" },
+    });
+    reinsert(removed);
+    restoreGuards();
+    expect((await verify()).body.valid).toBe(true);
+  });
+
+  it("a deleted entry is still found when the rest of the chain was rehashed (seq gap)", async () => {
+    const n = total();
+    const saved = Array.from({ length: n - 2 }, (_, i) => row(i + 3));
+    dropGuards();
+    sqlite().prepare("DELETE FROM audit_log WHERE seq = 3").run();
+    let prevHash = row(2).hash;
+    for (let seq = 4; seq <= n; seq++) {
+      const r = row(seq);
+      const hash = auditHash(
+        auditHashInput({
+          id: r.id,
+          at: new Date(r.at),
+          userId: r.user_id,
+          projectId: r.project_id,
+          entity: r.entity,
+          entityId: r.entity_id,
+          action: r.action,
+          before: r.before === null ? null : JSON.parse(r.before),
+          after: r.after === null ? null : JSON.parse(r.after),
+          prevHash,
+        }),
+      );
+      sqlite().prepare("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = ?").run(prevHash, hash, seq);
+      prevHash = hash;
+    }
+    expect((await verify()).body.broken_at).toEqual({ seq: 4, id: row(4).id, reason: "seq gap" });
+    sqlite().prepare("DELETE FROM audit_log WHERE seq > 2").run();
+    for (const r of saved) reinsert(r);
+    restoreGuards();
+    expect((await verify()).body.valid).toBe(true);
+  });
+
+  it("removing the newest entries is reported as truncated", async () => {
+    const n = total();
+    const newest = row(n);
+    dropGuards();
+    sqlite().prepare("DELETE FROM audit_log WHERE seq = ?").run(n);
+    expect((await verify()).body).toEqual({
+      valid: false,
+      entries: n - 1,
+      broken_at: { seq: n, id: null, reason: "truncated" },
+    });
+    reinsert(newest);
+    restoreGuards();
+    expect((await verify()).body.valid).toBe(true);
+  });
+
+  it("walks past its read batches: a forged entry deep in a long chain is found", async () => {
+    const { db } = t.server.context;
+    db.transaction((tx) => {
+      for (let i = 0; i < AUDIT_VERIFY_BATCH * 2.5; i++) {
+        appendAudit(tx, {
+          at: new Date(),
+          userId: null,
+          projectId: null,
+          entity: "bulk",
+          entityId: String(i),
+          action: "create",
+          before: null,
+          after: { i },
+        });
+      }
+    });
+    const n = total();
+    expect((await verify()).body).toMatchObject({ valid: true, entries: n });
+    const target = n - 10;
+    const original = row(target);
+    dropGuards();
+    sqlite().prepare("UPDATE audit_log SET after = '{\"i\":-1}' WHERE seq = ?").run(target);
+    expect((await verify()).body).toEqual({
+      valid: false,
+      entries: target - 1,
+      broken_at: { seq: target, id: original.id, reason: "hash mismatch" },
+    });
+    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = ?").run(original.after, target);
+    restoreGuards();
+  });
+
+  it("401 without a token; 403 for every role but superadmin and admin", async () => {
+    expect((await t.request("/api/audit/verify")).status).toBe(401);
+    const otherAdmin = await t.userWithRole("admin");
+    expect((await verify(otherAdmin.token)).status).toBe(200);
+    for (const role of ["supervisor", "operador", "anh_reader"] as const) {
+      const user = await t.userWithRole(role);
+      const res = await verify(user.token);
+      expect(res.status, role).toBe(403);
+    }
+  });
+});

@@ -1,0 +1,33 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import { setSubscription } from "../../services/billing/set-subscription.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { guard } from "../anh/guard.ts";
+import type { Router } from "../router.ts";
+import { BILLING_TAG, projectIdParams, subscriptionRequest, subscriptionSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "put",
+  path: "/admin/subscriptions/{project_id}",
+  tags: [BILLING_TAG],
+  summary: "Assign or change a project's plan",
+  description:
+    "Superadmin only; 403 for every other role. The first assignment issues the current month's " +
+    "invoice (the plan's monthly price) as pending when none exists for it; a later change applies " +
+    "from the next invoice.",
+  security: bearer,
+  request: { params: projectIdParams, ...jsonBody(subscriptionRequest) },
+  responses: {
+    200: json(subscriptionSchema, "The subscription"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export function mountSetSubscription(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "billing:admin") }, (c) =>
+    c.json(
+      setSubscription(ctx, c.get("auth"), c.req.valid("param").project_id, c.req.valid("json").plan),
+      200,
+    ),
+  );
+}

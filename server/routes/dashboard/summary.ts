@@ -1,0 +1,28 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json } from "../../http/openapi.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { dashboardSummary } from "../../services/dashboard/dashboard-summary.ts";
+import { guard } from "../anh/guard.ts";
+import type { Router } from "../router.ts";
+import { dashboardSummarySchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/summary",
+  tags: ["Dashboard"],
+  summary: "Overview of the caller's projects",
+  description:
+    "Active assets, open alarms, the latest readings and the ANH 0651 compliance of yesterday's reports, " +
+    "over the projects the caller can see. Every role may call it.",
+  security: bearer,
+  responses: {
+    200: json(dashboardSummarySchema, "Summary"),
+    ...errorResponses(401),
+  },
+});
+
+export function mountDashboardSummary(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "dashboard:read") }, (c) =>
+    c.json(dashboardSummary(ctx, c.get("auth")), 200),
+  );
+}

@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TestServer } from "../../../testing/harness.ts";
+import { fieldRowCounts, remaining, seedDependents, seedTelemetry } from "../cascade-fixtures.ts";
+import { createTree } from "../field-fixtures.ts";
+
+/** Spec §4: DELETE /edge/assets/{id} removes "its devices"; the project's own rows stay. */
+describe("edge assets: DELETE cascades to the asset's rows only", () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await TestServer.start();
+  });
+  afterAll(async () => t.stop());
+
+  it("removes devices, variables, telemetry, alarms and the asset's records; keeps project rows", async () => {
+    const { token } = await t.admin();
+    const { sqlite } = t.server.context;
+    const userId = (sqlite.prepare("SELECT id FROM users WHERE role = 'superadmin'").get() as { id: string })
+      .id;
+    const tree = await createTree(t);
+    const seeded = seedDependents(sqlite, { ...tree, userId });
+    const seriesId = seeded.get("telemetry_series")?.id;
+    seedTelemetry(sqlite, seriesId);
+
+    const res = await t.request(`/api/edge/assets/${tree.assetId}`, { method: "DELETE", token });
+    expect(res.status).toBe(204);
+
+    const counts = remaining(sqlite, seeded, seriesId);
+    const assetBound = [
+      "telemetry_series",
+      "telemetry_raw",
+      "telemetry_rollup_5m",
+      "telemetry_rollup_1h",
+      "alarms",
+      "alarm_events",
+      "well_tests",
+      "meter_readings",
+    ];
+    for (const table of assetBound) expect([table, counts[table]]).toEqual([table, 0]);
+    for (const table of [
+      "alert_rules",
+      "deployments",
+      "agent_logs",
+      "movements",
+      "anh_reports",
+      "user_projects",
+    ]) {
+      expect([table, counts[table]]).toEqual([table, 1]);
+    }
+    expect(fieldRowCounts(sqlite, tree)).toEqual({ projects: 1, assets: 0, devices: 0, variables: 0 });
+    expect(sqlite.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+  });
+});

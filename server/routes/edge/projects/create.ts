@@ -1,0 +1,27 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { createProject } from "../../../services/field/projects/create-project.ts";
+import type { Router } from "../../router.ts";
+import { guard } from "../guard.ts";
+import { createProjectRequest, projectSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/projects",
+  tags: ["Edge projects"],
+  summary: "Create a project",
+  description: "Supervisor and above. A supervisor is assigned to the project they create.",
+  security: bearer,
+  request: jsonBody(createProjectRequest),
+  responses: {
+    201: json(projectSchema, "Project created"),
+    ...errorResponses(400, 401, 403),
+  },
+});
+
+export function mountCreateProject(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "projects:write") }, (c) =>
+    c.json(createProject(ctx, c.get("auth"), c.req.valid("json")), 201),
+  );
+}

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { TestServer } from "../../../testing/harness.ts";
+import { expectError } from "../field-fixtures.ts";
+
+/** Each bad field of CreateProjectRequest is a 400 naming it, on POST and on PUT, and nothing is written. */
+describe("edge projects: 400 per bad field", () => {
+  let t: TestServer;
+  let token: string;
+  let existing: string;
+  beforeAll(async () => {
+    t = await TestServer.start();
+    token = (await t.admin()).token;
+    existing = await t.project();
+  });
+  afterAll(async () => t.stop());
+
+  const cases: [string, Record<string, unknown>, string][] = [
+    ["missing name", {}, "name"],
+    ["blank name", { name: "   " }, "name"],
+    ["name too long", { name: "x".repeat(201) }, "name"],
+    ["name not a string", { name: 42 }, "name"],
+    ["name with a control character", { name: "a\u0007b" }, "name"],
+    ["description not a string", { name: "p", description: 5 }, "description"],
+    ["description too long", { name: "p", description: "d".repeat(2001) }, "description"],
+    ["location not a string", { name: "p", location: ["Meta"] }, "location"],
+    ["location too long", { name: "p", location: "l".repeat(501) }, "location"],
+    ["unknown time zone", { name: "p", timezone: "Mars/Olympus_Mons" }, "timezone"],
+    ["time zone not a string", { name: "p", timezone: -5 }, "timezone"],
+    ["is_active not a boolean", { name: "p", is_active: "yes" }, "is_active"],
+    ["is_active null", { name: "p", is_active: null }, "is_active"],
+  ];
+
+  for (const [label, body, field] of cases) {
+    it(`${label} → 400 (${field})`, async () => {
+      expectError(await t.request("/api/edge/projects", { token, body }), 400, "ValidationFailed", field);
+      expectError(
+        await t.request(`/api/edge/projects/${existing}`, { method: "PUT", token, body }),
+        400,
+        "ValidationFailed",
+        field,
+      );
+    });
+  }
+
+  it("malformed JSON → 400 on POST and PUT", async () => {
+    expectError(await t.request("/api/edge/projects", { token, rawBody: '{"name": ' }), 400, "BadRequest");
+    expectError(
+      await t.request(`/api/edge/projects/${existing}`, { method: "PUT", token, rawBody: "{" }),
+      400,
+      "BadRequest",
+    );
+  });
+
+  it("a JSON array or string body → 400", async () => {
+    expectError(
+      await t.request("/api/edge/projects", { token, body: [{ name: "p" }] }),
+      400,
+      "ValidationFailed",
+    );
+    expectError(await t.request("/api/edge/projects", { token, body: "p" }), 400, "ValidationFailed");
+  });
+
+  it("a refused PUT leaves the project as it was", async () => {
+    const before = await t.request(`/api/edge/projects/${existing}`, { token });
+    await t.request(`/api/edge/projects/${existing}`, {
+      method: "PUT",
+      token,
+      body: { name: "ok", timezone: "x" },
+    });
+    const after = await t.request(`/api/edge/projects/${existing}`, { token });
+    if (JSON.stringify(before.body) !== JSON.stringify(after.body)) throw new Error("project changed");
+  });
+});

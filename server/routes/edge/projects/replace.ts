@@ -1,0 +1,28 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { replaceProject } from "../../../services/field/projects/update-project.ts";
+import type { Router } from "../../router.ts";
+import { idParams } from "../field-schema.ts";
+import { guard } from "../guard.ts";
+import { createProjectRequest, projectSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "put",
+  path: "/projects/{id}",
+  tags: ["Edge projects"],
+  summary: "Replace a project",
+  description: "Takes the create body and replaces: omitted optional fields reset to their defaults.",
+  security: bearer,
+  request: { params: idParams, ...jsonBody(createProjectRequest) },
+  responses: {
+    200: json(projectSchema, "Project replaced"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export function mountReplaceProject(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "projects:write") }, (c) =>
+    c.json(replaceProject(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
+  );
+}

@@ -1,0 +1,56 @@
+import { z } from "@hono/zod-openapi";
+import { canonicalTimeZone, DEFAULT_TIMEZONE } from "../../../services/field/timezone.ts";
+import { assetSchema } from "../assets/schema.ts";
+import { deviceSchema } from "../devices/schema.ts";
+import { nameField, optionalTextField } from "../field-schema.ts";
+import { variableSchema } from "../variables/schema.ts";
+
+export const createProjectRequest = z
+  .object({
+    name: nameField().openapi({ example: "Campo Rubiales — Clúster 4" }),
+    description: optionalTextField(2000),
+    location: optionalTextField(500).openapi({ example: "Puerto Gaitán, Meta" }),
+    timezone: z
+      .string()
+      .max(64)
+      .refine((v) => canonicalTimeZone(v) !== null, "must be an IANA time zone such as America/Bogota")
+      .optional()
+      .openapi({
+        description: "IANA zone in which the production day of the ANH daily report is cut",
+        default: DEFAULT_TIMEZONE,
+        example: DEFAULT_TIMEZONE,
+      }),
+    is_active: z.boolean().optional().openapi({ default: true }),
+  })
+  .openapi("CreateProjectRequest", {
+    description: "Create body; PUT takes the same body and replaces (omitted fields reset to defaults).",
+  });
+
+export const projectSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    description: z.string().nullable(),
+    location: z.string().nullable(),
+    timezone: z.string().openapi({ example: DEFAULT_TIMEZONE }),
+    is_active: z.boolean(),
+    last_health_report: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: "the agent's latest health report; null until one arrives" }),
+    created_at: z.iso.datetime(),
+    updated_at: z.iso.datetime(),
+  })
+  .openapi("EdgeProject");
+
+const deviceTreeSchema = deviceSchema
+  .extend({ variables: z.array(variableSchema) })
+  .openapi("EdgeDeviceWithVariables");
+
+const assetTreeSchema = assetSchema
+  .extend({ devices: z.array(deviceTreeSchema) })
+  .openapi("EdgeAssetWithDevices");
+
+export const projectTreeSchema = projectSchema
+  .extend({ assets: z.array(assetTreeSchema) })
+  .openapi("EdgeProjectFull");

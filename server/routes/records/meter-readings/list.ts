@@ -1,0 +1,28 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { bearer, errorResponses, json } from "../../../http/openapi.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { listMeterReadings } from "../../../services/records/meter-readings/list-meter-readings.ts";
+import type { Router } from "../../router.ts";
+import { LIST_DESCRIPTION, RECORDS_TAG, recordListQuery } from "../fields.ts";
+import { guard } from "../guard.ts";
+import { meterReadingRecord } from "./schema.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/",
+  tags: [RECORDS_TAG],
+  summary: "List meter readings",
+  description: `${LIST_DESCRIPTION} from/to bound \`read_at\`.`,
+  security: bearer,
+  request: { query: recordListQuery },
+  responses: {
+    200: json(z.array(meterReadingRecord), "Meter readings, latest read_at first"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export function mountListMeterReading(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, (c) =>
+    c.json(listMeterReadings(ctx, c.get("auth"), c.req.valid("query")), 200),
+  );
+}

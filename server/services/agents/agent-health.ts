@@ -1,0 +1,63 @@
+import { eq } from "drizzle-orm";
+import type { Payload } from "../../../shared/mqtt/topics.ts";
+import { agentStatus, projects } from "../../db/schema/index.ts";
+import { notFound } from "../../http/errors.ts";
+import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
+import type { ServiceContext } from "../context.ts";
+
+/** A heartbeat is due every 15 s; three missed ones mean the agent is gone. */
+export const ONLINE_WINDOW_MS = 45_000;
+/** Data buffered longer than this means the agent is not keeping up (or cannot reach us). */
+export const BACKLOG_LIMIT_MS = 5 * 60_000;
+
+export type AgentHealth = {
+  status: "online" | "degraded" | "offline";
+  last_seen: string;
+  uptime_seconds: number;
+  reasons: string[];
+  agent_version: string | null;
+  devices: Payload<"heartbeat">["devices"];
+  buffer: Payload<"heartbeat">["buffer"] | null;
+  config: Payload<"heartbeat">["config"] | null;
+};
+
+export function agentHealth(ctx: ServiceContext, auth: AuthContext, projectId: string): AgentHealth {
+  assertProjectVisible(auth, projectId);
+  if (!ctx.db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
+    throw notFound("project");
+  const row = ctx.db.select().from(agentStatus).where(eq(agentStatus.projectId, projectId)).get();
+  if (!row) throw notFound("agent (this project has no agent yet)");
+  const hb = row.heartbeat as Payload<"heartbeat"> | null;
+  const now = ctx.clock.now().getTime();
+  const lastSeen = row.lastSeen.getTime();
+  const reasons: string[] = [];
+  let status: AgentHealth["status"];
+  if (row.offlineAt && row.offlineAt.getTime() >= lastSeen) {
+    status = "offline";
+    reasons.push("the agent disconnected (last will)");
+  } else if (now - lastSeen > ONLINE_WINDOW_MS) {
+    status = "offline";
+    reasons.push(`no heartbeat for ${Math.round((now - lastSeen) / 1000)} s`);
+  } else {
+    const failing = hb?.devices.filter((d) => d.state !== "ok") ?? [];
+    for (const d of failing)
+      reasons.push(`device ${d.name} is ${d.state}${d.last_error ? `: ${d.last_error}` : ""}`);
+    const oldest = hb?.buffer.oldest_ts ?? null;
+    if (oldest !== null && now - oldest > BACKLOG_LIMIT_MS) {
+      reasons.push(
+        `backlog ${Math.round((now - oldest) / 60_000)} min old (${hb?.buffer.points ?? 0} points)`,
+      );
+    }
+    status = reasons.length > 0 ? "degraded" : "online";
+  }
+  return {
+    status,
+    last_seen: row.lastSeen.toISOString(),
+    uptime_seconds: hb ? hb.uptime_seconds + Math.max(0, Math.floor((now - lastSeen) / 1000)) : 0,
+    reasons,
+    agent_version: hb?.agent_version ?? null,
+    devices: hb?.devices ?? [],
+    buffer: hb?.buffer ?? null,
+    config: hb?.config ?? null,
+  };
+}

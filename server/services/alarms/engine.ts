@@ -1,0 +1,210 @@
+import { commLossSilence } from "../../../shared/alarms/comm-loss.ts";
+import { activeState, evaluate, INITIAL_STATE, type RuleState } from "../../../shared/alarms/evaluator.ts";
+import type { ServiceContext } from "../context.ts";
+import type { TelemetryEvent } from "../events.ts";
+import { type CommLossCandidate, clearCommLoss, raiseCommLoss } from "./comm-loss-store.ts";
+import { registerAlarmEngine, unregisterAlarmEngine } from "./engine-registry.ts";
+import { persistRuleTransitions, type RuleTransition } from "./persist-rule-transitions.ts";
+import { publishAlarms } from "./publish.ts";
+import { loadEnabledRules, type ProjectRules, type RuleSlot } from "./rule-cache.ts";
+import { loadLastReports, loadOpenAlarms } from "./start-state.ts";
+
+/** How often silence is checked: a tenth of the comm_loss limit, between 1 s and 30 s. */
+export function commLossCheckIntervalMs(limitSeconds: number): number {
+  return Math.min(30_000, Math.max(1_000, limitSeconds * 100));
+}
+
+type Pending = RuleTransition & { slot: RuleSlot; previous: RuleState };
+
+/**
+ * The server's alarm engine: evaluates every committed telemetry event against the enabled rules
+ * of its project (shared evaluator, one state per rule and asset) and watches for silent assets.
+ *
+ * Hot path (ingest emits up to ~300k points/s): per event one map lookup for the project's rules,
+ * per reading one lookup by variable alias; no database access unless a transition happens. Rules
+ * are read from the database once per project and again after a rule change.
+ *
+ * Lifecycle: the constructor only assigns; start() rebuilds state from storage (a restart never
+ * raises again an alarm that is already active), subscribes and starts the comm_loss timer;
+ * stop() undoes all three.
+ */
+export class AlarmEngine {
+  readonly #ctx: ServiceContext;
+  readonly #rulesByProject = new Map<string, ProjectRules>();
+  /** rule id → asset id → evaluator state; kept across rule cache reloads. */
+  readonly #states = new Map<string, Map<string, RuleState>>();
+  /** asset id → when its data last arrived (epoch ms). */
+  readonly #lastSeen = new Map<string, number>();
+  /** asset id → its active comm_loss alarm. */
+  readonly #openCommLoss = new Map<string, string>();
+  #startedAt = 0;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(ctx: ServiceContext) {
+    this.#ctx = ctx;
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    const { db, config, events } = this.#ctx;
+    this.#startedAt = this.#now();
+    for (const open of loadOpenAlarms(db)) {
+      if (!open.assetId) continue;
+      if (open.alarmType === "comm_loss") this.#openCommLoss.set(open.assetId, open.id);
+      else if (open.ruleId) this.#statesOf(open.ruleId).set(open.assetId, activeState(open.raisedAt));
+    }
+    for (const r of loadLastReports(db)) this.#lastSeen.set(r.assetId, r.lastTs);
+    events.on("telemetry", this.#onTelemetry);
+    this.#timer = setInterval(this.#onTimer, commLossCheckIntervalMs(config.COMM_LOSS_SECONDS));
+    this.#timer.unref();
+    registerAlarmEngine(this.#ctx, this);
+  }
+
+  stop(): void {
+    if (!this.#timer) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#ctx.events.off("telemetry", this.#onTelemetry);
+    unregisterAlarmEngine(this.#ctx, this);
+    this.#rulesByProject.clear();
+    this.#states.clear();
+    this.#lastSeen.clear();
+    this.#openCommLoss.clear();
+  }
+
+  /**
+   * A project's rules changed (already committed): reload them on the next reading. `resetRuleId`
+   * forgets that rule's states (disabled, redefined or deleted: its alarms were returned to normal
+   * in the same transaction), so evaluation restarts from normal.
+   */
+  rulesChanged(projectId: string, resetRuleId?: string): void {
+    this.#rulesByProject.delete(projectId);
+    if (resetRuleId !== undefined) this.#states.delete(resetRuleId);
+  }
+
+  /**
+   * The comm_loss check the timer runs; public so tests can drive it with a TestClock. An asset
+   * that has reported is in comm_loss once silent for COMM_LOSS_SECONDS. The server cannot observe
+   * while it is down, so silence counts from start-up at the earliest. Returns how many were raised.
+   */
+  tick(): number {
+    const now = this.#now();
+    const limit = this.#ctx.config.COMM_LOSS_SECONDS;
+    const due: CommLossCandidate[] = [];
+    for (const [assetId, seenAt] of this.#lastSeen) {
+      if (this.#openCommLoss.has(assetId)) continue;
+      if (commLossSilence(Math.max(seenAt, this.#startedAt), now, limit) === null) continue;
+      due.push({ assetId, silentSeconds: Math.floor((now - seenAt) / 1000) });
+    }
+    if (due.length === 0) return 0;
+    const result = raiseCommLoss(this.#ctx.db, due, new Date(now), limit);
+    for (const assetId of result.gone) this.#lastSeen.delete(assetId);
+    for (const [assetId, alarmId] of result.alreadyOpen) this.#openCommLoss.set(assetId, alarmId);
+    for (const row of result.raised) if (row.assetId) this.#openCommLoss.set(row.assetId, row.id);
+    publishAlarms(this.#ctx, "raised", result.raised);
+    return result.raised.length;
+  }
+
+  #now(): number {
+    return this.#ctx.clock.now().getTime();
+  }
+
+  #onTimer = (): void => {
+    try {
+      this.tick();
+    } catch (err) {
+      this.#fail("comm_loss check failed", err);
+    }
+  };
+
+  /** Runs inside ingest's emit: it must never throw into the ingest request. */
+  #onTelemetry = (event: TelemetryEvent): void => {
+    try {
+      this.#noteArrival(event);
+      this.#evaluate(event);
+    } catch (err) {
+      this.#fail("alarm evaluation failed", err, { project_id: event.projectId, asset_id: event.assetId });
+    }
+  };
+
+  #noteArrival(event: TelemetryEvent): void {
+    const now = this.#now();
+    const previous = this.#lastSeen.get(event.assetId);
+    this.#lastSeen.set(event.assetId, now);
+    const commLossId = this.#openCommLoss.get(event.assetId);
+    if (commLossId === undefined) return;
+    // Data again: comm_loss returns to normal (one write, only on this transition).
+    this.#openCommLoss.delete(event.assetId);
+    const silent = previous === undefined ? 0 : Math.max(0, Math.floor((now - previous) / 1000));
+    const row = clearCommLoss(this.#ctx.db, commLossId, new Date(now), silent);
+    if (row) publishAlarms(this.#ctx, "cleared", [row]);
+  }
+
+  #evaluate(event: TelemetryEvent): void {
+    const rules = this.#projectRules(event.projectId);
+    if (rules.size === 0) return;
+    const ts = Date.parse(event.timestamp);
+    const assetId = event.assetId;
+    let pending: Pending[] | undefined;
+    for (const reading of event.readings) {
+      const slots = rules.get(reading.variable);
+      if (slots === undefined) continue;
+      for (const slot of slots) {
+        const previous = slot.states.get(assetId) ?? INITIAL_STATE;
+        const { state, transition } = evaluate(slot.rule, previous, { value: reading.value, ts });
+        if (state !== previous) slot.states.set(assetId, state);
+        if (transition) {
+          pending ??= [];
+          pending.push({ rule: slot.rule, assetId, variable: reading.variable, transition, slot, previous });
+        }
+      }
+    }
+    if (pending) this.#commit(pending);
+  }
+
+  #commit(pending: Pending[]): void {
+    try {
+      const stored = persistRuleTransitions(this.#ctx.db, pending, new Date(this.#now()));
+      publishAlarms(this.#ctx, "raised", stored.raised);
+      publishAlarms(this.#ctx, "cleared", stored.cleared);
+    } catch (err) {
+      // Nothing was stored: put the states back so the next reading tries the transition again.
+      for (let i = pending.length - 1; i >= 0; i--) {
+        const p = pending[i];
+        if (p) p.slot.states.set(p.assetId, p.previous);
+      }
+      throw err;
+    }
+  }
+
+  #projectRules(projectId: string): ProjectRules {
+    const cached = this.#rulesByProject.get(projectId);
+    if (cached) return cached;
+    const byVariable = new Map<string, RuleSlot[]>();
+    for (const rule of loadEnabledRules(this.#ctx.db, projectId)) {
+      const slot: RuleSlot = { rule, states: this.#statesOf(rule.id) };
+      const list = byVariable.get(rule.variable_alias);
+      if (list) list.push(slot);
+      else byVariable.set(rule.variable_alias, [slot]);
+    }
+    this.#rulesByProject.set(projectId, byVariable);
+    return byVariable;
+  }
+
+  #statesOf(ruleId: string): Map<string, RuleState> {
+    let states = this.#states.get(ruleId);
+    if (!states) {
+      states = new Map();
+      this.#states.set(ruleId, states);
+    }
+    return states;
+  }
+
+  #fail(msg: string, err: unknown, fields: Record<string, unknown> = {}): void {
+    this.#ctx.logger.error(msg, {
+      ...fields,
+      error: err instanceof Error ? err.message : String(err),
+      stack: err instanceof Error ? err.stack : undefined,
+    });
+  }
+}

@@ -1,0 +1,57 @@
+import { eq } from "drizzle-orm";
+import { alertRules } from "../../db/schema/index.ts";
+import { badRequest } from "../../http/errors.ts";
+import { appendAudit } from "../audit/append-audit.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import type { ServiceContext } from "../context.ts";
+import { alarmEngineOf } from "./engine-registry.ts";
+import { publishAlarms } from "./publish.ts";
+import { returnRuleAlarms } from "./return-rule-alarms.ts";
+import { type AlertRuleDto, evaluationChanged, toAlertRuleDto } from "./rule-dto.ts";
+import { type AlertRuleInput, ruleColumns } from "./rule-input.ts";
+import { visibleRule } from "./visible.ts";
+
+/**
+ * PUT: replaces every field (omitted optional ones reset to their defaults). When the rule is
+ * redefined (variable, condition, threshold, severity, deadband, delay or enabled flag changed) its
+ * active alarms return to normal, in the same transaction: they were raised under a definition
+ * that no longer exists. Evaluation restarts from normal, so a condition that still holds raises a
+ * fresh alarm on the next reading. A rename keeps them.
+ */
+export function replaceAlertRule(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  id: string,
+  input: AlertRuleInput,
+): AlertRuleDto {
+  const now = ctx.clock.now();
+  const { dto, returned, redefined } = ctx.db.transaction((tx) => {
+    const before = visibleRule(tx, auth, id);
+    if (input.project_id !== before.projectId) {
+      throw badRequest("project_id: must be the rule's own project (a rule cannot move to another project)");
+    }
+    const row = tx
+      .update(alertRules)
+      .set({ ...ruleColumns(input), updatedAt: now })
+      .where(eq(alertRules.id, id))
+      .returning()
+      .get();
+    const redefined = evaluationChanged(before, row);
+    const returned = redefined ? returnRuleAlarms(tx, id, now, auth.userId) : [];
+    const dto = toAlertRuleDto(row);
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: row.projectId,
+      entity: "alert_rule",
+      entityId: id,
+      action: "update",
+      before: toAlertRuleDto(before),
+      after: dto,
+    });
+    return { dto, returned, redefined };
+  });
+  alarmEngineOf(ctx)?.rulesChanged(dto.project_id, redefined ? id : undefined);
+  publishAlarms(ctx, "cleared", returned);
+  return dto;
+}

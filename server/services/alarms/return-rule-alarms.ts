@@ -1,0 +1,25 @@
+import { randomUUID } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { alarmEvents, alarms } from "../../db/schema/index.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
+import type { AlarmRow } from "./alarm-dto.ts";
+
+/**
+ * Returns a rule's active alarms to normal because the rule itself changed (disabled, redefined
+ * or deleted), inside the caller's transaction. Each return is kept in alarm_events with the user
+ * who changed the rule; the alarms stay listed until acknowledged (ISA-18.2).
+ */
+export function returnRuleAlarms(tx: DbOrTx, ruleId: string, at: Date, userId: string): AlarmRow[] {
+  const rows = tx
+    .update(alarms)
+    .set({ active: false, returnedAt: at })
+    .where(and(eq(alarms.ruleId, ruleId), eq(alarms.active, true)))
+    .returning()
+    .all();
+  for (const row of rows) {
+    tx.insert(alarmEvents)
+      .values({ id: randomUUID(), alarmId: row.id, event: "cleared", at, value: null, userId })
+      .run();
+  }
+  return rows;
+}

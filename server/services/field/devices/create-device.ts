@@ -1,0 +1,50 @@
+import { randomUUID } from "node:crypto";
+import { devices } from "../../../db/schema/index.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { type DeviceDto, toDeviceDto } from "../dto.ts";
+import type { DeviceInput } from "../inputs.ts";
+import { visibleAsset } from "../lookup.ts";
+
+export function deviceColumns(input: DeviceInput) {
+  return {
+    name: input.name.trim(),
+    protocol: input.protocol,
+    host: input.host?.trim() || null,
+    port: input.port ?? null,
+    slaveId: input.slave_id ?? null,
+    enabled: input.enabled ?? true,
+  };
+}
+
+/** 404 when the asset is unknown or outside the caller's projects. */
+export function createDevice(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  assetId: string,
+  input: DeviceInput,
+): DeviceDto {
+  const now = ctx.clock.now();
+  const id = randomUUID();
+  return ctx.db.transaction((tx) => {
+    const asset = visibleAsset(tx, auth, assetId);
+    const row = tx
+      .insert(devices)
+      .values({ id, assetId: asset.id, ...deviceColumns(input), createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    const dto = toDeviceDto(row);
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: asset.projectId,
+      entity: "device",
+      entityId: id,
+      action: "create",
+      before: null,
+      after: dto,
+    });
+    return dto;
+  });
+}

@@ -1,0 +1,27 @@
+import { eq } from "drizzle-orm";
+import { devices } from "../../../db/schema/index.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { visibleDevice } from "../lookup.ts";
+import { deviceTree } from "../projects/project-tree.ts";
+
+/** Spec §4: "its variables removed" (foreign key cascade); the audit entry keeps them. */
+export function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: string): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    const current = visibleDevice(tx, auth, id);
+    const before = deviceTree(tx, current.device);
+    tx.delete(devices).where(eq(devices.id, id)).run();
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: current.projectId,
+      entity: "device",
+      entityId: id,
+      action: "delete",
+      before,
+      after: null,
+    });
+  });
+}

@@ -1,0 +1,134 @@
+import type { assets, devices, projects, variables } from "../../db/schema/index.ts";
+
+type ProjectRow = typeof projects.$inferSelect;
+type AssetRow = typeof assets.$inferSelect;
+type DeviceRow = typeof devices.$inferSelect;
+type VariableRow = typeof variables.$inferSelect;
+
+/** EdgeProject (spec §2) plus timezone and updated_at. */
+export type ProjectDto = {
+  id: string;
+  name: string;
+  description: string | null;
+  location: string | null;
+  timezone: string;
+  is_active: boolean;
+  last_health_report: Record<string, unknown> | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type AssetDto = {
+  id: string;
+  project_id: string;
+  name: string;
+  asset_type: AssetRow["assetType"];
+  latitude: number | null;
+  longitude: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type DeviceDto = {
+  id: string;
+  asset_id: string;
+  name: string;
+  protocol: DeviceRow["protocol"];
+  host: string | null;
+  port: number | null;
+  slave_id: number | null;
+  enabled: boolean;
+  created_at: string;
+  updated_at: string;
+};
+
+export type VariableDto = {
+  id: string;
+  device_id: string;
+  alias: string;
+  data_type: VariableRow["dataType"];
+  register_address: number | null;
+  unit: string | null;
+  scale_factor: number | null;
+  enabled: boolean;
+  address: string | null;
+  register_kind: VariableRow["registerKind"];
+  word_order: VariableRow["wordOrder"];
+  poll_interval_ms: number;
+  deadband: number;
+  created_at: string;
+  updated_at: string;
+};
+
+export type DeviceTreeDto = DeviceDto & { variables: VariableDto[] };
+export type AssetTreeDto = AssetDto & { devices: DeviceTreeDto[] };
+export type ProjectTreeDto = ProjectDto & { assets: AssetTreeDto[] };
+
+/** The JSON column holds whatever the agent reported; only a JSON object is passed on. */
+function healthReport(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+export function toProjectDto(row: ProjectRow): ProjectDto {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    location: row.location,
+    timezone: row.timezone,
+    is_active: row.isActive,
+    last_health_report: healthReport(row.lastHealthReport),
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function toAssetDto(row: AssetRow): AssetDto {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    name: row.name,
+    asset_type: row.assetType,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function toDeviceDto(row: DeviceRow): DeviceDto {
+  return {
+    id: row.id,
+    asset_id: row.assetId,
+    name: row.name,
+    protocol: row.protocol,
+    host: row.host,
+    port: row.port,
+    slave_id: row.slaveId,
+    enabled: row.enabled,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}
+
+export function toVariableDto(row: VariableRow): VariableDto {
+  return {
+    id: row.id,
+    device_id: row.deviceId,
+    alias: row.alias,
+    data_type: row.dataType,
+    register_address: row.registerAddress,
+    unit: row.unit,
+    scale_factor: row.scaleFactor,
+    enabled: row.enabled,
+    address: row.address,
+    register_kind: row.registerKind,
+    word_order: row.wordOrder,
+    poll_interval_ms: row.pollIntervalMs,
+    deadband: row.deadband,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,51 @@
+import type { assets, devices, variables } from "../../db/schema/index.ts";
+
+/*
+ * Create and replace bodies after validation (the route's zod schemas enforce ranges and enums).
+ * PUT takes the same body and replaces: an omitted optional field goes back to its default.
+ */
+
+export type ProjectInput = {
+  name: string;
+  description?: string | null | undefined;
+  location?: string | null | undefined;
+  timezone?: string | undefined;
+  is_active?: boolean | undefined;
+};
+
+export type AssetInput = {
+  project_id: string;
+  name: string;
+  asset_type: (typeof assets.$inferSelect)["assetType"];
+  latitude?: number | null | undefined;
+  longitude?: number | null | undefined;
+};
+
+export type DeviceInput = {
+  name: string;
+  protocol: (typeof devices.$inferSelect)["protocol"];
+  host?: string | null | undefined;
+  port?: number | null | undefined;
+  slave_id?: number | null | undefined;
+  enabled?: boolean | undefined;
+};
+
+export type VariableInput = {
+  alias: string;
+  data_type: (typeof variables.$inferSelect)["dataType"];
+  register_address?: number | null | undefined;
+  unit?: string | null | undefined;
+  scale_factor?: number | null | undefined;
+  enabled?: boolean | undefined;
+  address?: string | null | undefined;
+  register_kind?: (typeof variables.$inferSelect)["registerKind"] | undefined;
+  word_order?: (typeof variables.$inferSelect)["wordOrder"] | undefined;
+  poll_interval_ms?: number | undefined;
+  deadband?: number | undefined;
+};
+
+/** Trimmed text, with an empty string stored as null. */
+export function optionalText(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+}

@@ -1,0 +1,46 @@
+import { eq } from "drizzle-orm";
+import { assets, devices, projects, variables } from "../../db/schema/index.ts";
+import { notFound } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
+import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
+
+/*
+ * Each lookup walks up to the owning project and answers 404 both when the row does not exist
+ * and when its project is outside the caller's: existence is not revealed (CONTRIBUTING,
+ * Authorisation).
+ */
+
+export function visibleProject(db: DbOrTx, auth: AuthContext, id: string) {
+  const row = db.select().from(projects).where(eq(projects.id, id)).get();
+  if (!row || !canSeeProject(auth, row.id)) throw notFound("project");
+  return row;
+}
+
+export function visibleAsset(db: DbOrTx, auth: AuthContext, id: string) {
+  const row = db.select().from(assets).where(eq(assets.id, id)).get();
+  if (!row || !canSeeProject(auth, row.projectId)) throw notFound("asset");
+  return row;
+}
+
+export function visibleDevice(db: DbOrTx, auth: AuthContext, id: string) {
+  const found = db
+    .select({ device: devices, projectId: assets.projectId })
+    .from(devices)
+    .innerJoin(assets, eq(assets.id, devices.assetId))
+    .where(eq(devices.id, id))
+    .get();
+  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
+  return found;
+}
+
+export function visibleVariable(db: DbOrTx, auth: AuthContext, id: string) {
+  const found = db
+    .select({ variable: variables, assetId: devices.assetId, projectId: assets.projectId })
+    .from(variables)
+    .innerJoin(devices, eq(devices.id, variables.deviceId))
+    .innerJoin(assets, eq(assets.id, devices.assetId))
+    .where(eq(variables.id, id))
+    .get();
+  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("variable");
+  return found;
+}

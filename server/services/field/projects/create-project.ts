@@ -1,0 +1,41 @@
+import { randomUUID } from "node:crypto";
+import { seesAllProjects } from "../../../../shared/roles.ts";
+import { projects, userProjects } from "../../../db/schema/index.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { type ProjectDto, toProjectDto } from "../dto.ts";
+import type { ProjectInput } from "../inputs.ts";
+import { projectColumns } from "./project-columns.ts";
+
+/**
+ * Creates a project. A caller who only sees assigned projects (a supervisor) is assigned to the
+ * new one in the same transaction; otherwise they could not see what they just created.
+ */
+export function createProject(ctx: ServiceContext, auth: AuthContext, input: ProjectInput): ProjectDto {
+  const columns = projectColumns(input);
+  const now = ctx.clock.now();
+  const id = randomUUID();
+  return ctx.db.transaction((tx) => {
+    const row = tx
+      .insert(projects)
+      .values({ id, ...columns, createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    if (!seesAllProjects(auth.role)) {
+      tx.insert(userProjects).values({ userId: auth.userId, projectId: id }).run();
+    }
+    const dto = toProjectDto(row);
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: id,
+      entity: "project",
+      entityId: id,
+      action: "create",
+      before: null,
+      after: dto,
+    });
+    return dto;
+  });
+}

@@ -1,0 +1,33 @@
+import { eq } from "drizzle-orm";
+import { projects } from "../../../db/schema/index.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { visibleProject } from "../lookup.ts";
+import { projectTree } from "./project-tree.ts";
+
+/**
+ * Removes the project and everything under it (spec §4: "project and all its resources removed").
+ * The foreign keys cascade (assets, devices, variables, telemetry series and through their trigger
+ * raw rows and rollups, rules, alarms, records, reports, deployments, logs, billing); the audit
+ * entry keeps the whole configuration tree that was removed.
+ */
+export function deleteProject(ctx: ServiceContext, auth: AuthContext, id: string): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    const before = projectTree(tx, visibleProject(tx, auth, id));
+    tx.delete(projects).where(eq(projects.id, id)).run();
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: id,
+      entity: "project",
+      entityId: id,
+      action: "delete",
+      before,
+      after: null,
+    });
+  });
+  // The project's agent token died with it: live MQTT sessions that used it must be dropped.
+  ctx.events.emit("agentTokenRotated", { projectId: id });
+}

@@ -1,0 +1,43 @@
+import { eq } from "drizzle-orm";
+import { projects } from "../../../db/schema/index.ts";
+import { notFound } from "../../../http/errors.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { type ProjectDto, toProjectDto } from "../dto.ts";
+import type { ProjectInput } from "../inputs.ts";
+import { visibleProject } from "../lookup.ts";
+import { projectColumns } from "./project-columns.ts";
+
+/** PUT semantics: the body replaces every writable field; last_health_report is the agent's, kept. */
+export function replaceProject(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  id: string,
+  input: ProjectInput,
+): ProjectDto {
+  const columns = projectColumns(input);
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const before = toProjectDto(visibleProject(tx, auth, id));
+    const row = tx
+      .update(projects)
+      .set({ ...columns, updatedAt: now })
+      .where(eq(projects.id, id))
+      .returning()
+      .get();
+    if (!row) throw notFound("project");
+    const after = toProjectDto(row);
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: id,
+      entity: "project",
+      entityId: id,
+      action: "update",
+      before,
+      after,
+    });
+    return after;
+  });
+}

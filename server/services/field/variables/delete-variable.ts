@@ -1,0 +1,25 @@
+import { eq } from "drizzle-orm";
+import { variables } from "../../../db/schema/index.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { toVariableDto } from "../dto.ts";
+import { visibleVariable } from "../lookup.ts";
+
+export function deleteVariable(ctx: ServiceContext, auth: AuthContext, id: string): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    const current = visibleVariable(tx, auth, id);
+    tx.delete(variables).where(eq(variables.id, id)).run();
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: current.projectId,
+      entity: "variable",
+      entityId: id,
+      action: "delete",
+      before: toVariableDto(current.variable),
+      after: null,
+    });
+  });
+}

@@ -1,0 +1,44 @@
+import { eq } from "drizzle-orm";
+import { variables } from "../../../db/schema/index.ts";
+import { notFound } from "../../../http/errors.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import type { AuthContext } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import { toVariableDto, type VariableDto } from "../dto.ts";
+import type { VariableInput } from "../inputs.ts";
+import { visibleVariable } from "../lookup.ts";
+import { assertAliasFree, variableColumns } from "./variable-columns.ts";
+
+/** PUT semantics: the body replaces every writable field; omitted extensions reset to their defaults. */
+export function replaceVariable(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  id: string,
+  input: VariableInput,
+): VariableDto {
+  const columns = variableColumns(input);
+  const now = ctx.clock.now();
+  return ctx.db.transaction((tx) => {
+    const current = visibleVariable(tx, auth, id);
+    assertAliasFree(tx, current.variable.deviceId, columns.alias, id);
+    const row = tx
+      .update(variables)
+      .set({ ...columns, updatedAt: now })
+      .where(eq(variables.id, id))
+      .returning()
+      .get();
+    if (!row) throw notFound("variable");
+    const after = toVariableDto(row);
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: current.projectId,
+      entity: "variable",
+      entityId: id,
+      action: "update",
+      before: toVariableDto(current.variable),
+      after,
+    });
+    return after;
+  });
+}

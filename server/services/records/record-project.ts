@@ -1,0 +1,12 @@
+import { eq } from "drizzle-orm";
+import { projects } from "../../db/schema/index.ts";
+import { notFound } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
+import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
+
+/** 404 unless the project exists and is one of the caller's (existence is not revealed). */
+export function assertRecordProject(db: DbOrTx, auth: AuthContext, projectId: string): void {
+  if (!canSeeProject(auth, projectId)) throw notFound("project");
+  const row = db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get();
+  if (!row) throw notFound("project");
+}

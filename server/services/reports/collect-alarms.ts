@@ -1,0 +1,43 @@
+import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { alarms } from "../../db/schema/index.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
+import type { AlarmsSection } from "./content-schema.ts";
+import type { ProductionDay } from "./production-day.ts";
+
+/**
+ * Alarms raised during the day (by the server's evaluator or an agent's), with their state when
+ * the report was generated. Every alarm type is present in `by_type`, 0 when none.
+ */
+export function collectAlarms(db: DbOrTx, projectId: string, day: ProductionDay): AlarmsSection {
+  const rows = db
+    .select()
+    .from(alarms)
+    .where(
+      and(
+        eq(alarms.projectId, projectId),
+        gte(alarms.timestamp, new Date(day.startMs)),
+        lt(alarms.timestamp, new Date(day.endMs)),
+      ),
+    )
+    .orderBy(asc(alarms.timestamp), asc(alarms.id))
+    .all();
+  const byType = { high: 0, low: 0, critical_high: 0, critical_low: 0, comm_loss: 0 };
+  for (const r of rows) byType[r.alarmType] += 1;
+  return {
+    count: rows.length,
+    by_type: byType,
+    entries: rows.map((r) => ({
+      id: r.id,
+      asset_id: r.assetId,
+      variable: r.variable,
+      value: r.value,
+      alarm_type: r.alarmType,
+      severity: r.severity,
+      message: r.message,
+      raised_at: r.timestamp.toISOString(),
+      returned_at: r.returnedAt?.toISOString() ?? null,
+      acknowledged: r.acknowledged,
+      source: r.source,
+    })),
+  };
+}

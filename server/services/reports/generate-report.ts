@@ -1,0 +1,148 @@
+import { createHash, randomUUID } from "node:crypto";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { canonicalBytes } from "../../../shared/jcs.ts";
+import { anhReports, projects } from "../../db/schema/index.ts";
+import { AppError, notFound } from "../../http/errors.ts";
+import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
+import type { ServiceContext } from "../context.ts";
+import { buildReportContent } from "./build-content.ts";
+import { type ProductionDay, productionDay } from "./production-day.ts";
+import { auditView, type ReportRow } from "./report-dto.ts";
+
+export type GenerateRequest = {
+  projectId: string;
+  reportDate: string;
+  trigger: "scheduler" | "on_demand";
+  /** The user who asked; null for the scheduler. */
+  requestedBy: string | null;
+};
+
+/** SHA-384 of exactly the stored bytes, lower-case hex (what `sha384sum` prints). */
+export function sha384Hex(bytes: Uint8Array): string {
+  return createHash("sha384").update(bytes).digest("hex");
+}
+
+/** The production day of a project, or 409 when its time zone is unknown to the runtime. */
+export function projectDay(project: { timezone: string }, date: string): ProductionDay {
+  try {
+    return productionDay(date, project.timezone);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      throw new AppError("Conflict", `the project's time zone ${project.timezone} is not a known IANA zone`);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Generates the project's report for a closed production day, all in one transaction:
+ * - a pending row for the day (made by the scheduler at day close) is filled in;
+ * - otherwise a new version is added (version + 1, `supersedes` = the day's latest version),
+ *   so a generated report's bytes never change and a correction leaves the old bytes in place.
+ * The content is canonicalised (RFC 8785) and hashed (SHA-384) over exactly the stored bytes;
+ * it names the hash of the project's previously generated report, forming a chain.
+ */
+export function generateReport(ctx: ServiceContext, req: GenerateRequest): ReportRow {
+  const project = ctx.db.select().from(projects).where(eq(projects.id, req.projectId)).get();
+  if (!project) throw notFound("project");
+  const day = projectDay(project, req.reportDate);
+  const now = ctx.clock.now();
+  if (now.getTime() < day.endMs) {
+    throw new AppError(
+      "Conflict",
+      `the production day ${req.reportDate} (${project.timezone}) has not closed yet; it closes at ` +
+        new Date(day.endMs).toISOString(),
+    );
+  }
+
+  return ctx.db.transaction((tx) => {
+    const latest = tx
+      .select()
+      .from(anhReports)
+      .where(and(eq(anhReports.projectId, project.id), eq(anhReports.reportDate, day.date)))
+      .orderBy(desc(anhReports.version))
+      .limit(1)
+      .get();
+    const fillPending = latest?.status === "pending" ? latest : undefined;
+    const id = fillPending?.id ?? randomUUID();
+    const version = fillPending ? fillPending.version : (latest?.version ?? 0) + 1;
+    const supersedes = fillPending ? fillPending.supersedes : (latest?.id ?? null);
+    const previousHash = chainHead(tx, project.id);
+
+    const content = buildReportContent(tx, ctx.sqlite, project, day, {
+      id,
+      version,
+      supersedes,
+      generatedAt: now,
+      trigger: req.trigger,
+      requestedBy: req.requestedBy,
+      previousHash,
+    });
+    const bytes = canonicalBytes(content);
+    const generated = {
+      status: "generated" as const,
+      content: bytes,
+      hashSha384: sha384Hex(bytes),
+      previousHashSha384: previousHash,
+      generatedAt: now,
+    };
+
+    let row: ReportRow;
+    if (fillPending) {
+      row = tx.update(anhReports).set(generated).where(eq(anhReports.id, id)).returning().get();
+    } else {
+      row = tx
+        .insert(anhReports)
+        .values({
+          id,
+          projectId: project.id,
+          reportDate: day.date,
+          periodStart: new Date(day.startMs),
+          periodEnd: new Date(day.endMs),
+          version,
+          supersedes,
+          createdAt: now,
+          ...generated,
+        })
+        .returning()
+        .get();
+    }
+    appendAudit(tx, {
+      at: now,
+      userId: req.requestedBy,
+      projectId: project.id,
+      entity: "anh_report",
+      entityId: id,
+      action: fillPending ? "update" : "create",
+      before: fillPending ? auditView(fillPending) : null,
+      after: { ...auditView(row), trigger: req.trigger },
+    });
+    return row;
+  });
+}
+
+/**
+ * The hash of the project's most recently generated report: the one no other report names as
+ * its predecessor. Chained in generation order (like the audit log), so a re-generated day links
+ * to whatever was generated just before it and the chain stays a single line.
+ */
+function chainHead(tx: DbOrTx, projectId: string): string | null {
+  const rows = tx
+    .select({
+      hash: anhReports.hashSha384,
+      previous: anhReports.previousHashSha384,
+      generatedAt: anhReports.generatedAt,
+    })
+    .from(anhReports)
+    .where(and(eq(anhReports.projectId, projectId), isNotNull(anhReports.hashSha384)))
+    .all();
+  const named = new Set(rows.map((r) => r.previous));
+  let head: (typeof rows)[number] | undefined;
+  for (const r of rows) {
+    if (named.has(r.hash)) continue;
+    // Only one head exists when every report is generated here; if rows were ever added by other
+    // means, the newest wins.
+    if (!head || (r.generatedAt?.getTime() ?? 0) > (head.generatedAt?.getTime() ?? 0)) head = r;
+  }
+  return head?.hash ?? null;
+}

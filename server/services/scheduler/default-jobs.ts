@@ -1,0 +1,14 @@
+import { runMonthlyInvoices } from "../billing/monthly-invoice-job.ts";
+import type { ServiceContext } from "../context.ts";
+import { runDailyReports } from "../reports/daily-job.ts";
+import { Scheduler } from "./scheduler.ts";
+
+export { Scheduler };
+
+/** The server's scheduler: daily ANH 0651 reports and monthly invoices. */
+export function createScheduler(ctx: ServiceContext): Scheduler {
+  return new Scheduler(ctx, [
+    { name: "anh_daily_reports", run: runDailyReports },
+    { name: "monthly_invoices", run: runMonthlyInvoices },
+  ]);
+}

@@ -1,0 +1,38 @@
+import { and, count, eq, ne } from "drizzle-orm";
+import type { Role } from "../../../shared/roles.ts";
+import { users } from "../../db/schema/index.ts";
+import { AppError, forbidden } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+
+/**
+ * Spec §5.4 gives admins user management; a superadmin outranks them. Only a superadmin may
+ * create a superadmin, promote to superadmin, or change anything about an existing superadmin.
+ */
+export function assertMayManage(auth: AuthContext, target: { role: Role } | null, newRole?: Role): void {
+  if (auth.role === "superadmin") return;
+  if (target?.role === "superadmin") throw forbidden("only a superadmin may modify a superadmin");
+  if (newRole === "superadmin") throw forbidden("only a superadmin may grant the superadmin role");
+}
+
+/**
+ * Refuses a change that would leave no active superadmin: nobody could then manage
+ * superadmins or billing administration (spec §5.4) without direct database access.
+ */
+export function assertSuperadminRemains(
+  tx: DbOrTx,
+  target: { id: string; role: Role; isActive: boolean },
+  next: { role: Role; isActive: boolean },
+): void {
+  const wasActiveSuperadmin = target.role === "superadmin" && target.isActive;
+  const staysActiveSuperadmin = next.role === "superadmin" && next.isActive;
+  if (!wasActiveSuperadmin || staysActiveSuperadmin) return;
+  const others =
+    tx
+      .select({ n: count() })
+      .from(users)
+      .where(and(eq(users.role, "superadmin"), eq(users.isActive, true), ne(users.id, target.id)))
+      .get()?.n ?? 0;
+  if (others === 0)
+    throw new AppError("Conflict", "the last active superadmin cannot be demoted or deactivated");
+}

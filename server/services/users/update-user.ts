@@ -1,0 +1,83 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Role } from "../../../shared/roles.ts";
+import { users } from "../../db/schema/index.ts";
+import { AppError } from "../../http/errors.ts";
+import { appendAudit } from "../audit/append-audit.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import { hashPassword, verifyPassword } from "../auth/passwords.ts";
+import { revokeUserSessionsIn } from "../auth/sessions.ts";
+import type { ServiceContext } from "../context.ts";
+import { assertMayManage, assertSuperadminRemains } from "./admin-rules.ts";
+import { emailTaken, normaliseEmail } from "./create-user.ts";
+import { getUserRow } from "./get-user.ts";
+import { type UserDto, userDtoOf } from "./user-dto.ts";
+
+export type UserUpdate = {
+  email: string;
+  name: string;
+  role: Role;
+  password: string;
+  /** Omitted: unchanged. */
+  is_active?: boolean | undefined;
+};
+
+/**
+ * PUT /admin/users/{id}: replaces email, name, role and password (and is_active when given).
+ * A changed password or a deactivation ends every session of the user.
+ */
+export async function updateUser(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  userId: string,
+  input: UserUpdate,
+): Promise<UserDto> {
+  const current = getUserRow(ctx.db, userId);
+  assertMayManage(auth, current, input.role);
+  if (input.is_active === false && userId === auth.userId) {
+    throw new AppError("Conflict", "you may not deactivate your own account");
+  }
+  // argon2 is async, so it runs before the synchronous transaction; the row is re-read inside it.
+  const passwordChanged = !(await verifyPassword(current.passwordHash, input.password));
+  const newHash = passwordChanged ? await hashPassword(input.password) : null;
+  const email = normaliseEmail(input.email);
+  const now = ctx.clock.now();
+
+  const result = ctx.db.transaction((tx) => {
+    const before = getUserRow(tx, userId);
+    assertMayManage(auth, before, input.role);
+    const isActive = input.is_active ?? before.isActive;
+    assertSuperadminRemains(tx, before, { role: input.role, isActive });
+    const clash = tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.email, email), ne(users.id, userId)))
+      .get();
+    if (clash) throw emailTaken(email);
+    // An unchanged password keeps the row's current hash, so a reset that landed meanwhile stands.
+    const passwordHash = newHash ?? before.passwordHash;
+    const after = tx
+      .update(users)
+      .set({ email, name: input.name.trim(), role: input.role, isActive, passwordHash, updatedAt: now })
+      .where(eq(users.id, userId))
+      .returning()
+      .get();
+    const revoke = passwordChanged || (before.isActive && !isActive);
+    if (revoke) revokeUserSessionsIn(tx, userId, now, isActive ? "password_changed" : "user_disabled");
+    const beforeDto = userDtoOf(tx, before);
+    const afterDto = userDtoOf(tx, after);
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId: null,
+      entity: "user",
+      entityId: userId,
+      action: "update",
+      before: beforeDto,
+      // The hash never enters the log; only the fact that the password changed.
+      after: { ...afterDto, password_changed: passwordChanged },
+    });
+    return { dto: afterDto, revoke };
+  });
+  if (result.revoke) ctx.events.emit("sessionRevoked", { sessionId: null, userId });
+  return result.dto;
+}

@@ -1,0 +1,373 @@
+import type { Socket } from "node:net";
+import type { WebSocket } from "ws";
+import { roleCan } from "../../shared/roles.ts";
+import type { ServiceContext } from "../services/context.ts";
+import type { AlarmNotice, TelemetryEvent } from "../services/events.ts";
+import { liveSessionScope, type SessionScope } from "../services/live/session-scope.ts";
+import { alarmFrame, telemetryFrame } from "./frames.ts";
+import { type Interest, StreamClient, type StreamLimits } from "./stream-client.ts";
+import { registerStreamMetrics } from "./stream-metrics.ts";
+
+export type LiveTelemetryOptions = StreamLimits & {
+  /** A ping goes to every client this often; one that has not answered the previous ping is dropped. */
+  pingIntervalMs: number;
+  /** How often every client's token expiry, session and project assignment are checked again. */
+  sessionCheckIntervalMs: number;
+  /** On stop(), how long clients get to complete the closing handshake before being cut. */
+  closeGraceMs: number;
+};
+
+export const DEFAULT_LIVE_OPTIONS: LiveTelemetryOptions = {
+  pingIntervalMs: 30_000,
+  sessionCheckIntervalMs: 10_000,
+  closeGraceMs: 1_000,
+  maxQueuedFrames: 1_024,
+  maxQueuedBytes: 1024 * 1024,
+  highWaterMarkBytes: 128 * 1024,
+};
+
+/** Close codes (RFC 6455 §7.4.2 leaves 4000–4999 to applications; ours mirror HTTP statuses). */
+export const CloseCode = {
+  /** The access token expired or its session was revoked: refresh, then reconnect. */
+  Unauthorized: 4401,
+  /** The filtered project_id is no longer one of the user's projects. */
+  Forbidden: 4403,
+  /** RFC 6455 §7.4.1: the endpoint is going away (server shutdown). */
+  GoingAway: 1001,
+} as const;
+
+export type AcceptOptions = {
+  ws: WebSocket;
+  socket: Socket;
+  userId: string;
+  sessionId: string;
+  expiresAtMs: number;
+  projectFilter: string | null;
+  scope: SessionScope;
+};
+
+type RevokedSession = { sessionId: string | null; userId: string | null };
+
+export type LiveTelemetryStats = {
+  clients: number;
+  queuedFrames: number;
+  queuedBytes: number;
+  bufferedBytes: number;
+  sent: number;
+  dropped: number;
+};
+
+/**
+ * The live telemetry stream (spec §6.1): fans the `telemetry` and `alarm` events of ctx.events out to
+ * every connected WebSocket client allowed to see the event's project. Each event is serialised
+ * once; clients are indexed by project so an event only touches the clients that want it; writes
+ * are batched per event-loop turn. start() subscribes and starts the ping and session timers,
+ * stop() closes every client.
+ */
+export class LiveTelemetry {
+  readonly #ctx: ServiceContext;
+  readonly #options: LiveTelemetryOptions;
+  readonly #clients = new Set<StreamClient>();
+  /** Clients that receive every project's events (superadmin/admin without a project_id filter). */
+  readonly #everyProject = new Set<StreamClient>();
+  readonly #byProject = new Map<string, Set<StreamClient>>();
+  readonly #indexed = new Map<StreamClient, Interest>();
+  readonly #expiryTimers = new Map<StreamClient, NodeJS.Timeout>();
+  #dirty: StreamClient[] = [];
+  #flushHandle: NodeJS.Immediate | undefined;
+  #timers: NodeJS.Timeout[] = [];
+  #started = false;
+  #sent = 0;
+  #dropped = 0;
+
+  constructor(ctx: ServiceContext, options: Partial<LiveTelemetryOptions> = {}) {
+    this.#ctx = ctx;
+    this.#options = { ...DEFAULT_LIVE_OPTIONS, ...options };
+  }
+
+  get clientCount(): number {
+    return this.#clients.size;
+  }
+
+  start(): void {
+    if (this.#started) return;
+    this.#started = true;
+    const { events } = this.#ctx;
+    events.on("telemetry", this.#onTelemetry);
+    events.on("alarm", this.#onAlarm);
+    events.on("sessionRevoked", this.#onSessionRevoked);
+    this.#timers = [
+      setInterval(() => this.heartbeat(), this.#options.pingIntervalMs).unref(),
+      setInterval(() => this.checkSessions(), this.#options.sessionCheckIntervalMs).unref(),
+    ];
+    registerStreamMetrics(this.#ctx.metrics, () => this.stats());
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    this.#started = false;
+    const { events } = this.#ctx;
+    events.off("telemetry", this.#onTelemetry);
+    events.off("alarm", this.#onAlarm);
+    events.off("sessionRevoked", this.#onSessionRevoked);
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers = [];
+    if (this.#flushHandle) clearImmediate(this.#flushHandle);
+    this.#flushHandle = undefined;
+    const open = [...this.#clients];
+    const closed = Promise.all(open.map((c) => whenClosed(c.ws)));
+    for (const client of open) this.#close(client, CloseCode.GoingAway, "server shutting down");
+    let grace: NodeJS.Timeout | undefined;
+    await Promise.race([
+      closed,
+      new Promise<void>((resolve) => {
+        grace = setTimeout(resolve, this.#options.closeGraceMs);
+      }),
+    ]);
+    clearTimeout(grace);
+    for (const client of open) client.ws.terminate();
+  }
+
+  /** Registers an upgraded connection. The caller has authenticated it and checked its filter. */
+  accept(options: AcceptOptions): StreamClient {
+    const client = new StreamClient(options, this.#options);
+    this.#clients.add(client);
+    this.#index(client);
+    this.#armExpiry(client);
+    const { ws } = options;
+    ws.on("pong", () => {
+      client.alive = true;
+    });
+    ws.on("error", (err) => {
+      this.#ctx.logger.debug("ws error", { stream: "telemetry", user_id: client.userId, error: err.message });
+    });
+    ws.once("close", (code) => this.#forget(client, code));
+    this.#ctx.logger.info("ws connected", {
+      stream: "telemetry",
+      user_id: client.userId,
+      project_id: client.projectFilter,
+      clients: this.#clients.size,
+    });
+    return client;
+  }
+
+  /**
+   * One keep-alive round (RFC 6455 §5.5.2): clients that did not answer the previous ping are
+   * terminated, the others pinged. Runs every pingIntervalMs; public so tests can run a round now.
+   */
+  heartbeat(): void {
+    for (const client of [...this.#clients]) {
+      if (client.closed) continue;
+      if (!client.alive) {
+        this.#ctx.logger.info("ws ping timeout", { stream: "telemetry", user_id: client.userId });
+        this.#unindex(client);
+        client.terminate();
+        continue;
+      }
+      client.alive = false;
+      client.ws.ping();
+    }
+  }
+
+  /**
+   * Re-checks every client (runs every sessionCheckIntervalMs; public so tests can run it now):
+   * an expired access token or an ended session closes with 4401; the user's role and project
+   * assignment are read again, and a project_id filter the user may no longer see closes with 4403.
+   */
+  checkSessions(): void {
+    const now = this.#ctx.clock.now().getTime();
+    const scopes = new Map<string, SessionScope | null>();
+    for (const client of [...this.#clients]) {
+      if (client.closed) continue;
+      if (client.expiresAtMs <= now) {
+        this.#close(client, CloseCode.Unauthorized, "access token expired");
+        continue;
+      }
+      let scope = scopes.get(client.sessionId);
+      if (scope === undefined) {
+        scope = liveSessionScope(this.#ctx, client.sessionId);
+        scopes.set(client.sessionId, scope);
+      }
+      if (!scope) {
+        this.#close(client, CloseCode.Unauthorized, "session ended");
+        continue;
+      }
+      if (sameScope(client.scope, scope)) continue;
+      client.scope = scope;
+      if (!roleCan(scope.role, "telemetry:read")) {
+        this.#close(client, CloseCode.Forbidden, "your role no longer reads telemetry");
+        continue;
+      }
+      const interest = client.interest();
+      if (client.projectFilter !== null && interest !== "all" && interest.size === 0) {
+        this.#close(client, CloseCode.Forbidden, "project_id is no longer one of your projects");
+        continue;
+      }
+      this.#unindex(client);
+      this.#index(client);
+    }
+  }
+
+  stats(): LiveTelemetryStats {
+    let queuedFrames = 0;
+    let queuedBytes = 0;
+    let bufferedBytes = 0;
+    let sent = this.#sent;
+    let dropped = this.#dropped;
+    for (const client of this.#clients) {
+      queuedFrames += client.queuedFrames;
+      queuedBytes += client.queuedBytes;
+      bufferedBytes += client.ws.bufferedAmount;
+      sent += client.sent;
+      dropped += client.dropped;
+    }
+    return { clients: this.#clients.size, queuedFrames, queuedBytes, bufferedBytes, sent, dropped };
+  }
+
+  readonly #onTelemetry = (event: TelemetryEvent): void => {
+    this.#publish(event.projectId, () => telemetryFrame(event).data);
+  };
+
+  readonly #onAlarm = (notice: AlarmNotice): void => {
+    this.#publish(notice.alarm.project_id, () => alarmFrame(notice).data);
+  };
+
+  readonly #onSessionRevoked = ({ sessionId, userId }: RevokedSession): void => {
+    // Both null: a session was revoked without saying which (refresh token reuse); check them all.
+    if (sessionId === null && userId === null) {
+      this.checkSessions();
+      return;
+    }
+    for (const client of [...this.#clients]) {
+      if (client.sessionId === sessionId || client.userId === userId) {
+        this.#close(client, CloseCode.Unauthorized, "session ended");
+      }
+    }
+  };
+
+  /**
+   * Serialises the event only if someone wants it, queues it for those clients, flushes next turn.
+   * Never throws: the emitter (the ingest path) has already committed and must not fail because of us.
+   */
+  #publish(projectId: string, encode: () => Buffer): void {
+    try {
+      this.#fanOut(projectId, encode);
+    } catch (err) {
+      this.#ctx.logger.error("live stream publish failed", {
+        project_id: projectId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
+
+  #fanOut(projectId: string, encode: () => Buffer): void {
+    const scoped = this.#byProject.get(projectId);
+    if (this.#everyProject.size === 0 && !scoped) return;
+    const data = encode();
+    for (const client of this.#everyProject) this.#queue(client, data);
+    if (scoped) for (const client of scoped) this.#queue(client, data);
+    if (!this.#flushHandle && this.#dirty.length > 0) this.#flushHandle = setImmediate(this.#flush);
+  }
+
+  #queue(client: StreamClient, data: Buffer): void {
+    client.enqueue(data);
+    if (client.pending) return;
+    client.pending = true;
+    this.#dirty.push(client);
+  }
+
+  readonly #flush = (): void => {
+    this.#flushHandle = undefined;
+    const dirty = this.#dirty;
+    this.#dirty = [];
+    for (const client of dirty) {
+      client.pending = false;
+      client.flush();
+    }
+  };
+
+  #index(client: StreamClient): void {
+    const interest = client.interest();
+    this.#indexed.set(client, interest);
+    if (interest === "all") {
+      this.#everyProject.add(client);
+      return;
+    }
+    for (const projectId of interest) {
+      let set = this.#byProject.get(projectId);
+      if (!set) {
+        set = new Set();
+        this.#byProject.set(projectId, set);
+      }
+      set.add(client);
+    }
+  }
+
+  #unindex(client: StreamClient): void {
+    const interest = this.#indexed.get(client);
+    this.#indexed.delete(client);
+    if (interest === undefined) return;
+    if (interest === "all") {
+      this.#everyProject.delete(client);
+      return;
+    }
+    for (const projectId of interest) {
+      const set = this.#byProject.get(projectId);
+      set?.delete(client);
+      if (set?.size === 0) this.#byProject.delete(projectId);
+    }
+  }
+
+  /** Closes at the token's expiry even between session checks (a wall-clock timer). */
+  #armExpiry(client: StreamClient): void {
+    const delay = client.expiresAtMs - this.#ctx.clock.now().getTime();
+    const timer = setTimeout(
+      () => {
+        this.#expiryTimers.delete(client);
+        if (client.expiresAtMs <= this.#ctx.clock.now().getTime()) {
+          this.#close(client, CloseCode.Unauthorized, "access token expired");
+        } else {
+          this.#armExpiry(client);
+        }
+      },
+      Math.max(0, Math.min(delay, 2 ** 31 - 1)),
+    ).unref();
+    this.#expiryTimers.set(client, timer);
+  }
+
+  #close(client: StreamClient, code: number, reason: string): void {
+    this.#unindex(client);
+    client.close(code, reason);
+  }
+
+  /** After the socket closed, whoever closed it. */
+  #forget(client: StreamClient, code: number): void {
+    this.#unindex(client);
+    client.release();
+    this.#clients.delete(client);
+    clearTimeout(this.#expiryTimers.get(client));
+    this.#expiryTimers.delete(client);
+    this.#sent += client.sent;
+    this.#dropped += client.dropped;
+    this.#ctx.logger.info("ws disconnected", {
+      stream: "telemetry",
+      user_id: client.userId,
+      code,
+      duration_s: Math.round((Date.now() - client.connectedAt) / 1000),
+      sent: client.sent,
+      dropped: client.dropped,
+      clients: this.#clients.size,
+    });
+  }
+}
+
+function sameScope(a: SessionScope, b: SessionScope): boolean {
+  if (a.role !== b.role || a.projectIds.size !== b.projectIds.size) return false;
+  for (const id of a.projectIds) if (!b.projectIds.has(id)) return false;
+  return true;
+}
+
+function whenClosed(ws: WebSocket): Promise<void> {
+  if (ws.readyState === ws.CLOSED) return Promise.resolve();
+  return new Promise((resolve) => ws.once("close", () => resolve()));
+}
