@@ -1,4 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { MqttBroker } from "./broker/broker.ts";
 import type { AppEnv } from "./http/env.ts";
 import { versionHeaders } from "./http/headers.ts";
 import { httpMetrics } from "./http/metrics.ts";
@@ -16,6 +17,7 @@ import { authRoutes } from "./routes/auth/index.ts";
 import { billingRoutes } from "./routes/billing/index.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
+import { mqttWebSocketRoutes } from "./routes/mqtt/index.ts";
 import { downtimeRoutes } from "./routes/records/downtime/index.ts";
 import { labResultRoutes } from "./routes/records/lab-results/index.ts";
 import { meterReadingRoutes } from "./routes/records/meter-readings/index.ts";
@@ -23,6 +25,7 @@ import { movementRoutes } from "./routes/records/movements/index.ts";
 import { wellTestRoutes } from "./routes/records/well-tests/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { tanksRoutes } from "./routes/tanks/index.ts";
+import { telemetryRoutes } from "./routes/telemetry/index.ts";
 import { wsRoutes } from "./routes/ws/index.ts";
 import type { ServiceContext } from "./services/context.ts";
 import type { HealthProbes } from "./services/system/health.ts";
@@ -35,6 +38,8 @@ export type AppDeps = {
    * Absent (apps built only to inspect routes), the endpoint gets a stream that is never started.
    */
   live?: LiveTelemetry;
+  /** The embedded broker; when given, MQTT over WebSocket is served at /mqtt. */
+  broker?: MqttBroker;
   /** GET /health: override the database probe (tests) and add the MQTT broker once it runs. */
   health?: HealthProbes;
 };
@@ -67,6 +72,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/edge", edgeFieldRoutes(ctx));
   app.route("/api/edge", agentRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
+  app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));
   app.route("/api/alert-rules", alertRuleRoutes(ctx));
   app.route("/api/alarms", alarmRoutes(ctx));
@@ -74,6 +80,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/billing", billingRoutes(ctx));
   app.route("/api/dashboard", dashboardRoutes(ctx));
   app.route("/api/ws", wsRoutes(ctx, deps.live ?? new LiveTelemetry(ctx)));
+  if (deps.broker) app.route("/mqtt", mqttWebSocketRoutes(deps.broker));
   return app;
 }
 

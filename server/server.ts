@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { WebSocketServer } from "ws";
 import { createApp } from "./app.ts";
+import { MqttBroker } from "./broker/broker.ts";
+import { agentMessageHandlers } from "./broker/handlers.ts";
 import type { ServerConfig } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { createMetricsRegistry } from "./http/metrics.ts";
@@ -12,6 +14,7 @@ import { AlarmEngine } from "./services/alarms/engine.ts";
 import { type Clock, type ServiceContext, systemClock } from "./services/context.ts";
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
+import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
 import { LiveTelemetry, type LiveTelemetryOptions } from "./ws/live-telemetry.ts";
 import { withUpgradeRefusals } from "./ws/upgrade-refusal.ts";
 
@@ -33,6 +36,8 @@ export class CaudalServer {
   #alarms: AlarmEngine | undefined;
   #wss: WebSocketServer | undefined;
   #scheduler: Scheduler | undefined;
+  #telemetry: TelemetryService | undefined;
+  #broker: MqttBroker | undefined;
 
   constructor(options: CaudalServerOptions) {
     this.#options = options;
@@ -61,6 +66,18 @@ export class CaudalServer {
     return this.#scheduler;
   }
 
+  /** The embedded MQTT broker. */
+  get broker(): MqttBroker {
+    if (!this.#broker) throw new Error("server not started");
+    return this.#broker;
+  }
+
+  /** Telemetry storage (group-committed ingest, raw retention); tests call runRetention(). */
+  get telemetry(): TelemetryService {
+    if (!this.#telemetry) throw new Error("server not started");
+    return this.#telemetry;
+  }
+
   /** The bound HTTP port (useful with PORT=0). */
   get port(): number {
     const address = this.#http?.address() as AddressInfo | null | undefined;
@@ -81,11 +98,21 @@ export class CaudalServer {
       events: new EventBus(),
       metrics: createMetricsRegistry(),
     };
+    this.#telemetry = telemetryService(this.#ctx);
+    this.#telemetry.start();
     this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
     this.#live.start();
     this.#alarms = new AlarmEngine(this.#ctx);
     this.#alarms.start();
-    const app = createApp({ ctx: this.#ctx, live: this.#live });
+    this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx));
+    await this.#broker.start(config.MQTT_PORT, config.HOST);
+    const broker = this.#broker;
+    const app = createApp({
+      ctx: this.#ctx,
+      live: this.#live,
+      broker,
+      health: { broker: { isUp: () => broker.isUp } },
+    });
     /*
      * WebSockets share the HTTP port and are routed by PATH through the Hono app: a WebSocket
      * endpoint is an ordinary route whose handler calls `upgradeWebSocket` from @hono/node-server
@@ -93,7 +120,14 @@ export class CaudalServer {
      * a second 'upgrade' listener on the HTTP server: node-server then stops answering refused
      * upgrades. One WebSocketServer serves every path; its maxPayload bounds client messages.
      */
-    this.#wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
+    this.#wss = new WebSocketServer({
+      noServer: true,
+      perMessageDeflate: false,
+      // Agent batches over MQTT/WebSocket can be large (up to 5,000 points).
+      maxPayload: 16 * 1024 * 1024,
+      // MQTT over WebSocket requires the "mqtt" subprotocol to be echoed (MQTT 3.1.1 §6).
+      handleProtocols: (protocols) => (protocols.has("mqtt") ? "mqtt" : false),
+    });
     const websocket = { server: this.#wss };
     await new Promise<void>((resolve, reject) => {
       const server = serve(
@@ -124,6 +158,12 @@ export class CaudalServer {
         if ("closeAllConnections" in http) http.closeAllConnections();
       });
     }
+    // After HTTP; before telemetry stops, so a batch being handled still commits.
+    await this.#broker?.stop();
+    this.#broker = undefined;
+    // After HTTP (no new writes), before the alarm engine (it hears the last commit's events).
+    await this.#telemetry?.stop();
+    this.#telemetry = undefined;
     this.#alarms?.stop();
     this.#alarms = undefined;
     this.#database?.close();

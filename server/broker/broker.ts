@@ -3,8 +3,10 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import type { Duplex } from "node:stream";
 import { Aedes, type AuthenticateError, type Client } from "aedes";
+import { type Payload, topics } from "../../shared/mqtt/topics.ts";
 import type { Logger } from "../logger.ts";
 import { agentTokenValid } from "../services/agents/agent-token.ts";
+import { latestConfigMessages } from "../services/agents/deploy.ts";
 import { resolveAccessToken } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { mayPublish, maySubscribe } from "./access.ts";
@@ -100,8 +102,23 @@ export class MqttBroker {
     this.#aedes = aedes;
 
     const onRotated = ({ projectId }: { projectId: string }) => this.#disconnectAgents(projectId);
+    const onDeployment = ({ projectId, message }: { projectId: string; message: Payload<"config"> }) => {
+      this.publish(topics.config(projectId), message, true).catch((err: unknown) =>
+        this.#logger.error("publishing a deployment failed", {
+          project_id: projectId,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
+    };
     this.#ctx.events.on("agentTokenRotated", onRotated);
-    this.#unsubscribe = () => this.#ctx.events.off("agentTokenRotated", onRotated);
+    this.#ctx.events.on("deploymentCreated", onDeployment);
+    this.#unsubscribe = () => {
+      this.#ctx.events.off("agentTokenRotated", onRotated);
+      this.#ctx.events.off("deploymentCreated", onDeployment);
+    };
+    // Retained messages live in memory: put every project's newest configuration back.
+    for (const { projectId, message } of latestConfigMessages(this.#ctx))
+      onDeployment({ projectId, message });
 
     const tcp = createServer((socket) => aedes.handle(socket));
     this.#tcp = tcp;

@@ -23,7 +23,13 @@ type Document = {
 const METHODS = ["get", "put", "post", "delete", "patch", "options", "head", "trace"];
 
 /** Routes served on purpose without an operation: Swagger UI's own files (not part of the API). */
-const UNDOCUMENTED = new Set(["GET /docs/", "GET /docs/swagger-initializer.js", "GET /docs/assets/{file}"]);
+// /mqtt is MQTT over WebSocket: a protocol endpoint, not a REST operation.
+const UNDOCUMENTED = new Set([
+  "GET /docs/",
+  "GET /docs/swagger-initializer.js",
+  "GET /docs/assets/{file}",
+  "GET /mqtt",
+]);
 
 function operationsOf(doc: Document): { method: string; path: string; op: Operation; name: string }[] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>

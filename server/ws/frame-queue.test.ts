@@ -58,6 +58,16 @@ describe("FrameQueue", () => {
     expect(seen.length + q.takeDropped()).toBe(1000);
   });
 
+  it("grows past its initial ring up to its frame count, keeping order", () => {
+    const q = new FrameQueue(100, 1 << 20);
+    q.push(frame("x"));
+    q.shift();
+    for (let i = 0; i < 150; i++) q.push(frame(String(i)));
+    expect(q.length).toBe(100);
+    expect(q.takeDropped()).toBe(50);
+    expect(drain(q).map(Number)).toEqual(Array.from({ length: 100 }, (_, i) => i + 50));
+  });
+
   it("clear() empties it but keeps the untold drop count", () => {
     const q = new FrameQueue(1, 1024);
     q.push(frame("a"));

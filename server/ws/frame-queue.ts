@@ -1,10 +1,14 @@
+const INITIAL_SLOTS = 16;
+
 /**
  * A bounded FIFO of encoded frames for one slow WebSocket client. When it is full (by count or by
  * bytes) the OLDEST frame is dropped: live telemetry is superseded by newer readings, so the newest
  * data is what a lagging client should still get. `dropped` counts the losses until taken.
  */
 export class FrameQueue {
-  readonly #slots: (Buffer | undefined)[];
+  /** A ring that starts small and doubles up to maxFrames: most clients never queue much. */
+  #slots: (Buffer | undefined)[];
+  readonly #maxFrames: number;
   readonly #maxBytes: number;
   #head = 0;
   #length = 0;
@@ -13,7 +17,8 @@ export class FrameQueue {
 
   constructor(maxFrames: number, maxBytes: number) {
     if (!Number.isInteger(maxFrames) || maxFrames < 1) throw new RangeError("maxFrames must be >= 1");
-    this.#slots = new Array<Buffer | undefined>(maxFrames).fill(undefined);
+    this.#slots = new Array<Buffer | undefined>(Math.min(maxFrames, INITIAL_SLOTS)).fill(undefined);
+    this.#maxFrames = maxFrames;
     this.#maxBytes = maxBytes;
   }
 
@@ -35,10 +40,11 @@ export class FrameQueue {
     // that size would starve the client for good.
     while (
       this.#length > 0 &&
-      (this.#length === this.#slots.length || this.#bytes + frame.length > this.#maxBytes)
+      (this.#length === this.#maxFrames || this.#bytes + frame.length > this.#maxBytes)
     ) {
       this.#dropOldest();
     }
+    if (this.#length === this.#slots.length) this.#grow();
     const tail = (this.#head + this.#length) % this.#slots.length;
     this.#slots[tail] = frame;
     this.#length++;
@@ -67,6 +73,15 @@ export class FrameQueue {
     this.#head = 0;
     this.#length = 0;
     this.#bytes = 0;
+  }
+
+  #grow(): void {
+    const next = new Array<Buffer | undefined>(Math.min(this.#maxFrames, this.#slots.length * 2)).fill(
+      undefined,
+    );
+    for (let i = 0; i < this.#length; i++) next[i] = this.#slots[(this.#head + i) % this.#slots.length];
+    this.#slots = next;
+    this.#head = 0;
   }
 
   #dropOldest(): void {

@@ -15,8 +15,8 @@ describe("alarms: 400, 401, 403, 404", () => {
     w = await alarmWorld(t);
     await createRule(t, { project_id: w.projectId });
     await createRule(t, { project_id: w.foreignProjectId });
-    sendTelemetry(t, w.projectId, w.assetId, 0, { pressure: 150 });
-    sendTelemetry(t, w.foreignProjectId, w.foreignAssetId, 0, { pressure: 150 });
+    await sendTelemetry(t, w.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, w.foreignAssetId, 0, { pressure: 150 });
     const mine = await t.request<AlarmDto[]>(`/api/alarms?project_id=${w.projectId}`, { token: w.admin });
     const theirs = await t.request<AlarmDto[]>(`/api/alarms?project_id=${w.foreignProjectId}`, {
       token: w.admin,

@@ -56,8 +56,8 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId, threshold: 100 });
     const rec = recordNotices(t);
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 90 });
-    for (let i = 1; i <= 25; i++) sendTelemetry(t, s.projectId, s.assetId, i, { pressure: 100 + i });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 90 });
+    for (let i = 1; i <= 25; i++) await sendTelemetry(t, s.assetId, i, { pressure: 100 + i });
     rec.stop();
     const alarms = await listed(s.projectId);
     expect(alarms).toHaveLength(1);
@@ -106,7 +106,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
       threshold: 1,
       severity: "info",
     });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { a: 100, b: 9, c: 10, d: 1, unrelated: 1e9 });
+    await sendTelemetry(t, s.assetId, 0, { a: 100, b: 9, c: 10, d: 1, unrelated: 1e9 });
     const types = Object.fromEntries(
       (await listed(s.projectId)).map((a) => [a.variable, [a.alarm_type, a.severity]]),
     );
@@ -122,18 +122,18 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     const s = await site(2);
     const [a1, a2] = s.assetIds as [string, string];
     await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, a1, 0, { pressure: 150 });
-    sendTelemetry(t, s.projectId, a2, 0, { pressure: 50 });
+    await sendTelemetry(t, a1, 0, { pressure: 150 });
+    await sendTelemetry(t, a2, 0, { pressure: 50 });
     expect((await listed(s.projectId)).map((a) => a.asset_id)).toEqual([a1]);
-    sendTelemetry(t, s.projectId, a2, 1, { pressure: 150 });
-    sendTelemetry(t, s.projectId, a1, 1, { pressure: 150 });
+    await sendTelemetry(t, a2, 1, { pressure: 150 });
+    await sendTelemetry(t, a1, 1, { pressure: 150 });
     expect((await listed(s.projectId)).map((a) => a.asset_id).sort()).toEqual([a1, a2].sort());
   });
 
   it("another project's readings never meet this project's rules", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, w.foreignProjectId, w.foreignAssetId, 0, { pressure: 1000 });
+    await sendTelemetry(t, w.foreignAssetId, 0, { pressure: 1000 });
     expect(await listed(s.projectId)).toEqual([]);
     expect(await listed(w.foreignProjectId)).toEqual([]);
   });
@@ -141,14 +141,14 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("honours delay_seconds on reading timestamps, restarting it on a dip", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId, delay_seconds: 60 });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 120 });
-    sendTelemetry(t, s.projectId, s.assetId, 59, { pressure: 130 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 120 });
+    await sendTelemetry(t, s.assetId, 59, { pressure: 130 });
     expect(await listed(s.projectId)).toEqual([]);
-    sendTelemetry(t, s.projectId, s.assetId, 60, { pressure: 50 });
-    sendTelemetry(t, s.projectId, s.assetId, 100, { pressure: 120 });
-    sendTelemetry(t, s.projectId, s.assetId, 159, { pressure: 120 });
+    await sendTelemetry(t, s.assetId, 60, { pressure: 50 });
+    await sendTelemetry(t, s.assetId, 100, { pressure: 120 });
+    await sendTelemetry(t, s.assetId, 159, { pressure: 120 });
     expect(await listed(s.projectId)).toEqual([]);
-    sendTelemetry(t, s.projectId, s.assetId, 160, { pressure: 125 });
+    await sendTelemetry(t, s.assetId, 160, { pressure: 125 });
     const alarms = await listed(s.projectId);
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toMatchObject({ value: 125, timestamp: at(160), active: true });
@@ -157,13 +157,13 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("honours the deadband: returns to normal only beyond threshold - deadband", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId, deadband: 10 });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 120 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 120 });
     for (const [i, v] of [99, 95, 101, 90.5].entries())
-      sendTelemetry(t, s.projectId, s.assetId, i + 1, { pressure: v });
+      await sendTelemetry(t, s.assetId, i + 1, { pressure: v });
     let alarms = await listed(s.projectId);
     expect(alarms).toHaveLength(1);
     expect(alarms[0]?.active).toBe(true);
-    sendTelemetry(t, s.projectId, s.assetId, 10, { pressure: 90 });
+    await sendTelemetry(t, s.assetId, 10, { pressure: 90 });
     alarms = await listed(s.projectId);
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toMatchObject({ active: false, returned_at: at(10), acknowledged: false });
@@ -172,7 +172,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("listed until BOTH returned and acknowledged: ack first, then return", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     const [alarm] = await listed(s.projectId);
     if (!alarm) throw new Error("no alarm");
     const rec = recordNotices(t);
@@ -188,7 +188,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     });
     // Acknowledged but still active: still listed.
     expect((await listed(s.projectId)).map((a) => a.id)).toEqual([alarm.id]);
-    sendTelemetry(t, s.projectId, s.assetId, 5, { pressure: 50 });
+    await sendTelemetry(t, s.assetId, 5, { pressure: 50 });
     rec.stop();
     expect(await listed(s.projectId)).toEqual([]);
     expect(rec.notices.map((n) => [n.event, n.alarm.id])).toEqual([
@@ -200,8 +200,8 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("listed until BOTH returned and acknowledged: return first, then ack", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
-    sendTelemetry(t, s.projectId, s.assetId, 1, { pressure: 50 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 1, { pressure: 50 });
     const [alarm] = await listed(s.projectId);
     expect(alarm).toMatchObject({ active: false, acknowledged: false, returned_at: at(1) });
     if (!alarm) throw new Error("no alarm");
@@ -212,7 +212,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("acknowledging twice is idempotent: 200, the first acknowledgement kept, one history row", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     const [alarm] = await listed(s.projectId);
     if (!alarm) throw new Error("no alarm");
     const first = await ack(alarm.id, w.operador.token);
@@ -226,12 +226,12 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("a new crossing after a return is a new alarm; the history keeps every raise, return and ack", async () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
-    sendTelemetry(t, s.projectId, s.assetId, 10, { pressure: 50 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 10, { pressure: 50 });
     const [first] = await listed(s.projectId);
     if (!first) throw new Error("no alarm");
     await ack(first.id, w.operador.token);
-    sendTelemetry(t, s.projectId, s.assetId, 20, { pressure: 160 });
+    await sendTelemetry(t, s.assetId, 20, { pressure: 160 });
     const now = await listed(s.projectId);
     expect(now).toHaveLength(1);
     expect(now[0]?.id).not.toBe(first.id);
@@ -261,7 +261,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId });
     for (let i = 0; i < 6; i++)
-      sendTelemetry(t, s.projectId, s.assetId, i * 10, { pressure: i % 2 === 0 ? 150 : 50 });
+      await sendTelemetry(t, s.assetId, i * 10, { pressure: i % 2 === 0 ? 150 : 50 });
     const all = await history(s.projectId);
     expect(all.map((e) => e.at)).toEqual([50, 40, 30, 20, 10, 0].map(at));
     expect(all.map((e) => e.event)).toEqual(["cleared", "raised", "cleared", "raised", "cleared", "raised"]);
@@ -277,7 +277,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("disabling a rule (toggle) returns its active alarms to normal and raises nothing more; enabling resumes", async () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     const [alarm] = await listed(s.projectId);
     const rec = recordNotices(t);
     const off = await t.request(`/api/alert-rules/${ruleId}/toggle`, {
@@ -296,10 +296,10 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
       user_id: w.supervisor.id,
       value: null,
     });
-    for (let i = 1; i < 5; i++) sendTelemetry(t, s.projectId, s.assetId, i, { pressure: i % 2 ? 50 : 200 });
+    for (let i = 1; i < 5; i++) await sendTelemetry(t, s.assetId, i, { pressure: i % 2 ? 50 : 200 });
     expect(rec.notices).toHaveLength(1);
     await t.request(`/api/alert-rules/${ruleId}/toggle`, { method: "PATCH", token: w.supervisor.token });
-    sendTelemetry(t, s.projectId, s.assetId, 10, { pressure: 180 });
+    await sendTelemetry(t, s.assetId, 10, { pressure: 180 });
     rec.stop();
     const afterOn = await listed(s.projectId);
     expect(afterOn.map((a) => [a.value, a.active])).toEqual([
@@ -311,7 +311,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("PUT with is_enabled false clears too; a PUT that only renames keeps the active alarm", async () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     const body = {
       project_id: s.projectId,
       name: "Renamed",
@@ -327,20 +327,20 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
         body: { ...body, ...extra },
       });
     expect((await put({})).status).toBe(200);
-    sendTelemetry(t, s.projectId, s.assetId, 1, { pressure: 160 });
+    await sendTelemetry(t, s.assetId, 1, { pressure: 160 });
     let alarms = await listed(s.projectId);
     expect(alarms.map((a) => a.active)).toEqual([true]);
     expect((await put({ is_enabled: false })).status).toBe(200);
     alarms = await listed(s.projectId);
     expect(alarms.map((a) => a.active)).toEqual([false]);
-    sendTelemetry(t, s.projectId, s.assetId, 2, { pressure: 170 });
+    await sendTelemetry(t, s.assetId, 2, { pressure: 170 });
     expect(await listed(s.projectId)).toHaveLength(1);
   });
 
   it("redefining the threshold returns the alarm and re-evaluates under the new definition", async () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId, threshold: 100 });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     const res = await t.request(`/api/alert-rules/${ruleId}`, {
       method: "PUT",
       token: w.supervisor.token,
@@ -354,7 +354,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
       },
     });
     expect(res.status).toBe(200);
-    sendTelemetry(t, s.projectId, s.assetId, 1, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 1, { pressure: 150 });
     const alarms = await listed(s.projectId);
     expect(alarms.map((a) => [a.alarm_type, a.active])).toEqual([
       ["critical_high", true],
@@ -365,7 +365,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("deleting a rule returns its alarms to normal and keeps them and their history (rule_id null)", async () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     const [alarm] = await listed(s.projectId);
     const rec = recordNotices(t);
     expect(
@@ -379,7 +379,7 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     expect(alarms).toHaveLength(1);
     expect(alarms[0]).toMatchObject({ id: alarm?.id, rule_id: null, active: false, acknowledged: false });
     expect((await history(s.projectId)).map((e) => e.event)).toEqual(["cleared", "raised"]);
-    sendTelemetry(t, s.projectId, s.assetId, 1, { pressure: 500 });
+    await sendTelemetry(t, s.assetId, 1, { pressure: 500 });
     expect(await listed(s.projectId)).toHaveLength(1);
     if (alarm) expect((await ack(alarm.id)).status).toBe(200);
     expect(await listed(s.projectId)).toEqual([]);
@@ -394,7 +394,8 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     };
     t.server.context.events.on("alarm", boom);
     try {
-      expect(() => sendTelemetry(t, s.projectId, s.assetId, 0, { pressure: 150 })).not.toThrow();
+      // sendTelemetry throws unless ingest answers 201.
+      await sendTelemetry(t, s.assetId, 0, { pressure: 150 });
     } finally {
       t.server.context.events.off("alarm", boom);
     }
@@ -404,9 +405,9 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   it("a late reading (older than the last evaluated) does not make an alarm flap", async () => {
     const s = await site();
     await createRule(t, { project_id: s.projectId });
-    sendTelemetry(t, s.projectId, s.assetId, 100, { pressure: 150 });
-    sendTelemetry(t, s.projectId, s.assetId, 50, { pressure: 10 });
-    sendTelemetry(t, s.projectId, s.assetId, 101, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 100, { pressure: 150 });
+    await sendTelemetry(t, s.assetId, 50, { pressure: 10 });
+    await sendTelemetry(t, s.assetId, 101, { pressure: 150 });
     expect((await history(s.projectId)).map((e) => e.event)).toEqual(["raised"]);
   });
 });

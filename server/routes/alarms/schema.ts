@@ -76,7 +76,10 @@ export const historyQuery = z
       .min(1, `must be between 1 and ${HISTORY_LIMIT_MAX}`)
       .max(HISTORY_LIMIT_MAX, `must be between 1 and ${HISTORY_LIMIT_MAX}`)
       .default(HISTORY_LIMIT_DEFAULT)
-      .openapi({ param: { name: "limit", in: "query" }, description: "at most this many events, the newest" }),
+      .openapi({
+        param: { name: "limit", in: "query" },
+        description: "at most this many events, the newest",
+      }),
   })
   .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), {
     path: ["from"],

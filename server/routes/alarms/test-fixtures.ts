@@ -32,28 +32,36 @@ export async function alarmWorld(t: TestServer): Promise<AlarmWorld> {
   return { projectId, assetId, foreignProjectId, foreignAssetId, admin, supervisor, operador, reader };
 }
 
-export const T0 = Date.parse("2025-06-01T12:00:00.000Z");
+/**
+ * Reading times of the tests: a whole minute a day ago, so offsets stay within the raw retention
+ * window and are never ahead of the server clock (ingest refuses both).
+ */
+export const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 86_400_000;
 
 /** T0 + `seconds`, as ISO 8601. */
 export const at = (seconds: number) => new Date(T0 + seconds * 1000).toISOString();
 
 /**
- * Delivers one telemetry payload the way ingest does: the committed event on ctx.events, which the
- * alarm engine handles synchronously.
+ * Ingests one payload through POST /api/telemetry (as the superadmin unless `token` is given).
+ * Ingest emits the committed event before it answers and the alarm engine handles it
+ * synchronously, so alarms are stored once this resolves.
  */
-export function sendTelemetry(
+export async function sendTelemetry(
   t: TestServer,
-  projectId: string,
   assetId: string,
   seconds: number,
   readings: Record<string, number>,
-): void {
-  t.server.context.events.emit("telemetry", {
-    projectId,
-    assetId,
-    timestamp: at(seconds),
-    readings: Object.entries(readings).map(([variable, value]) => ({ variable, value })),
+  token?: string,
+): Promise<void> {
+  const res = await t.request("/api/telemetry", {
+    token: token ?? (await t.admin()).token,
+    body: {
+      asset_id: assetId,
+      timestamp: at(seconds),
+      readings: Object.entries(readings).map(([variable, value]) => ({ variable, value })),
+    },
   });
+  if (res.status !== 201) throw new Error(`ingest failed: ${res.status} ${res.text}`);
 }
 
 /** Records every alarm notice emitted on ctx.events until `stop()`. */

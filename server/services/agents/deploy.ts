@@ -198,3 +198,26 @@ export function recordConfigStatus(ctx: ServiceContext, projectId: string, s: Pa
     }
   });
 }
+
+/**
+ * The newest deployment of every project, as config messages. The broker keeps retained messages
+ * in memory, so it republishes these at start-up: an agent offline during a server restart still
+ * finds its configuration waiting.
+ */
+export function latestConfigMessages(ctx: ServiceContext): { projectId: string; message: Payload<"config"> }[] {
+  const rows = ctx.sqlite
+    .prepare(
+      `SELECT d.* FROM deployments d
+       WHERE d.version = (SELECT MAX(version) FROM deployments WHERE project_id = d.project_id)`,
+    )
+    .all() as { id: string; project_id: string; version: number; config_hash: string; config: string }[];
+  return rows.map((r) => ({
+    projectId: r.project_id,
+    message: {
+      deployment_id: r.id,
+      version: r.version,
+      hash: r.config_hash,
+      config: JSON.parse(r.config) as AgentRuntimeConfig,
+    },
+  }));
+}

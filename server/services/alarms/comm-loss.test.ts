@@ -32,7 +32,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
   it("is raised once the asset is silent for COMM_LOSS_SECONDS, once, and returns when data arrives", async () => {
     const { projectId, assetId } = await site();
     const silent = await t.asset(projectId, "tank", token); // never reports: never in comm_loss
-    sendTelemetry(t, projectId, assetId, 0, { pressure: 1 });
+    await sendTelemetry(t, assetId, 0, { pressure: 1 }, token);
     const rec = recordNotices(t);
 
     t.clock.advance(299_000);
@@ -64,7 +64,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
 
     // Data again: returns to normal (listed until acknowledged), history keeps the silence.
     const before = t.clock.now().getTime();
-    sendTelemetry(t, projectId, assetId, 1, { pressure: 1 });
+    await sendTelemetry(t, assetId, 1, { pressure: 1 }, token);
     const after = t.clock.now().getTime();
     rec.stop();
     const [returned] = await commLoss(projectId);
@@ -90,10 +90,10 @@ describe("comm_loss: an asset that reported and then went silent", () => {
 
   it("a later silence raises a new comm_loss alarm (at most one active per asset)", async () => {
     const { projectId, assetId } = await site();
-    sendTelemetry(t, projectId, assetId, 0, { x: 1 });
+    await sendTelemetry(t, assetId, 0, { x: 1 }, token);
     t.clock.advance(301_000);
     expect(t.server.alarms.tick()).toBeGreaterThanOrEqual(1);
-    sendTelemetry(t, projectId, assetId, 1, { x: 1 });
+    await sendTelemetry(t, assetId, 1, { x: 1 }, token);
     t.clock.advance(301_000);
     t.server.alarms.tick();
     expect((await commLoss(projectId)).map((a) => a.active)).toEqual([true, false]);
@@ -103,7 +103,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
     const { projectId, assetId } = await site();
     // 250 s apart (limit 300 s); three steps stay within the access token's 15 minutes.
     for (let i = 0; i < 3; i++) {
-      sendTelemetry(t, projectId, assetId, i, { x: i });
+      await sendTelemetry(t, assetId, i, { x: i }, token);
       t.clock.advance(250_000);
       t.server.alarms.tick();
     }
@@ -112,7 +112,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
 
   it("a deleted asset is forgotten, not alarmed", async () => {
     const { projectId, assetId } = await site();
-    sendTelemetry(t, projectId, assetId, 0, { x: 1 });
+    await sendTelemetry(t, assetId, 0, { x: 1 }, token);
     expect((await t.request(`/api/edge/assets/${assetId}`, { method: "DELETE", token })).status).toBe(204);
     t.clock.advance(400_000);
     t.server.alarms.tick();
@@ -137,7 +137,7 @@ describe("comm_loss: the timer runs the check by itself", () => {
     const token = (await t.admin()).token;
     const projectId = await t.project();
     const assetId = await t.asset(projectId);
-    sendTelemetry(t, projectId, assetId, 0, { x: 1 });
+    await sendTelemetry(t, assetId, 0, { x: 1 });
     await vi.waitFor(
       async () => {
         const res = await t.request<AlarmDto[]>(`/api/alarms?project_id=${projectId}`, { token });

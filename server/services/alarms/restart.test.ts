@@ -15,8 +15,8 @@ describe("alarm engine: state survives a restart", () => {
     const projectId = await t.project();
     const [hot, quiet, old] = [await t.asset(projectId), await t.asset(projectId), await t.asset(projectId)];
     await createRule(t, { project_id: projectId });
-    sendTelemetry(t, projectId, hot, 0, { pressure: 150 });
-    sendTelemetry(t, projectId, quiet, 0, { flow: 1 });
+    await sendTelemetry(t, hot, 0, { pressure: 150 });
+    await sendTelemetry(t, quiet, 0, { flow: 1 });
     t.clock.advance(301_000);
     t.server.alarms.tick();
     // `old` reported an hour before the restart, as only telemetry_series knows.
@@ -46,12 +46,12 @@ describe("alarm engine: state survives a restart", () => {
     const rec = recordNotices(t);
 
     // Still in alarm after the restart: nothing new. The silence check adds nothing either.
-    sendTelemetry(t, projectId, hot, 10, { pressure: 160 });
+    await sendTelemetry(t, hot, 10, { pressure: 160 });
     t.server.alarms.tick();
     expect(rec.notices.map((n) => [n.event, n.alarm.alarm_type])).toEqual([["cleared", "comm_loss"]]);
     // Back to normal: the alarm raised before the restart returns.
-    sendTelemetry(t, projectId, hot, 11, { pressure: 50 });
-    sendTelemetry(t, projectId, quiet, 11, { flow: 1 });
+    await sendTelemetry(t, hot, 11, { pressure: 50 });
+    await sendTelemetry(t, quiet, 11, { flow: 1 });
     const after = await list();
     const high = before.find((a) => a.type === "high");
     expect(after.find((a) => a.id === high?.id)?.active).toBe(false);

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
+import { WELL_TAGS, WellModel } from "../../scripts/sim/well-model.ts";
+import { TestServer } from "../../server/testing/harness.ts";
+import { agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
+import { CaudalAgent } from "../agent.ts";
+import { AgentLog } from "../agent-log.ts";
+
+/**
+ * Test fixture for the edge pipeline: a real caudal-server (HTTP + embedded broker), a Modbus TCP
+ * PLC simulator, and a project with one well, one device and the simulator's four tags, deployed.
+ */
+export class Pipeline {
+  readonly t: TestServer;
+  readonly plc: ModbusTcpServer;
+  readonly well: WellModel;
+  readonly projectId: string;
+  readonly assetId: string;
+  readonly agentToken: string;
+  readonly agentDirs: string[] = [];
+
+  private constructor(
+    t: TestServer,
+    plc: ModbusTcpServer,
+    ids: { projectId: string; assetId: string; agentToken: string },
+  ) {
+    this.t = t;
+    this.plc = plc;
+    this.well = new WellModel(plc);
+    this.projectId = ids.projectId;
+    this.assetId = ids.assetId;
+    this.agentToken = ids.agentToken;
+  }
+
+  static async start(options: { pollIntervalMs?: number } = {}): Promise<Pipeline> {
+    const t = await TestServer.start();
+    const plc = new ModbusTcpServer();
+    await plc.listen(0);
+    const { token } = await t.admin();
+    const projectId = await t.project();
+    const assetId = await t.asset(projectId, "well");
+    const device = await t.request<{ id: string }>(`/api/edge/assets/${assetId}/devices`, {
+      token,
+      body: { name: "Wellhead PLC", protocol: "modbus_tcp", host: "127.0.0.1", port: plc.port, slave_id: 1 },
+    });
+    if (device.status !== 201) throw new Error(`device: ${device.status} ${device.text}`);
+    for (const tag of WELL_TAGS) {
+      const v = await t.request(`/api/edge/devices/${device.body.id}/variables`, {
+        token,
+        body: {
+          alias: tag.alias,
+          data_type: "float32",
+          register_address: tag.register,
+          unit: tag.unit,
+          poll_interval_ms: options.pollIntervalMs ?? 200,
+        },
+      });
+      if (v.status !== 201) throw new Error(`variable: ${v.status} ${v.text}`);
+    }
+    const issued = await t.request<{ agent_token: string }>(`/api/edge/projects/${projectId}/agent-token`, {
+      method: "POST",
+      token,
+    });
+    if (issued.status !== 201) throw new Error(`agent token: ${issued.status} ${issued.text}`);
+    const p = new Pipeline(t, plc, { projectId, assetId, agentToken: issued.body.agent_token });
+    p.well.step(0);
+    return p;
+  }
+
+  get mqttUrl(): string {
+    return `mqtt://127.0.0.1:${this.t.server.broker.port}`;
+  }
+
+  async deploy(): Promise<{ id: string; version: number }> {
+    const { token } = await this.t.admin();
+    const res = await this.t.request<{ id: string; version: number }>(
+      `/api/edge/projects/${this.projectId}/deploy`,
+      {
+        method: "POST",
+        token,
+      },
+    );
+    if (res.status !== 200) throw new Error(`deploy: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  agentConfig(dataDir?: string) {
+    const dir = dataDir ?? mkdtempSync(join(tmpdir(), "caudal-agent-e2e-"));
+    if (!dataDir) this.agentDirs.push(dir);
+    return agentFileConfigSchema.parse({
+      version: 1,
+      mqtt_url: this.mqttUrl,
+      project_id: this.projectId,
+      agent_token: this.agentToken,
+      data_dir: dir,
+      local_api_port: 0,
+    });
+  }
+
+  newAgent(dataDir?: string, log = new AgentLog({ write: () => {} })): CaudalAgent {
+    return new CaudalAgent(this.agentConfig(dataDir), {
+      log,
+      timing: { timeoutMs: 1000, minBackoffMs: 200, maxBackoffMs: 2000 },
+      heartbeatMs: 500,
+    });
+  }
+
+  /** Points of the asset stored on the server (raw rows), counted in SQL. */
+  storedPoints(): number {
+    const row = this.t.server.context.sqlite
+      .prepare(
+        "SELECT COUNT(*) AS n FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
+      )
+      .get(this.assetId) as { n: number };
+    return row.n;
+  }
+
+  async stop(): Promise<void> {
+    await this.plc.close();
+    await this.t.stop();
+    for (const d of this.agentDirs) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

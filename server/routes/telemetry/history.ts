@@ -1,0 +1,31 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { bearer, errorResponses, json } from "../../http/openapi.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { telemetryHistory } from "../../services/telemetry/history.ts";
+import { guard } from "../edge/guard.ts";
+import type { Router } from "../router.ts";
+import { assetParams, historyItemSchema, historyQuery, TELEMETRY_TAG } from "./schema.ts";
+
+const route = createRoute({
+  method: "get",
+  path: "/{asset_id}/history",
+  tags: [TELEMETRY_TAG],
+  summary: "An asset's history in 5-minute windows",
+  description:
+    "One item per 5-minute window (UTC-aligned) and variable with data, for the windows overlapping [from, to], " +
+    "ascending by window then variable. `to` defaults to now and `from` to 24 hours before `to`; from must not " +
+    "be after to and the range may span at most 366 days. Served from rollups kept beyond the raw retention. " +
+    "Needs telemetry:read.",
+  security: bearer,
+  request: { params: assetParams, query: historyQuery },
+  responses: {
+    200: json(z.array(historyItemSchema), "5-minute windows"),
+    ...errorResponses(400, 401, 403, 404),
+  },
+});
+
+export function mountHistory(router: Router, ctx: ServiceContext): void {
+  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, (c) =>
+    c.json(telemetryHistory(ctx, c.get("auth"), c.req.valid("param").asset_id, c.req.valid("query")), 200),
+  );
+}

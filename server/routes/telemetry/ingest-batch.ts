@@ -1,0 +1,37 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { ingestTelemetry } from "../../services/telemetry/ingest.ts";
+import { guard } from "../edge/guard.ts";
+import type { Router } from "../router.ts";
+import { telemetryBodyLimit } from "./body-limit.ts";
+import { ingestResultSchema, TELEMETRY_TAG, telemetryBatchSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/batch",
+  tags: [TELEMETRY_TAG],
+  summary: "Ingest many payloads at once",
+  description:
+    "The payloads of TelemetryPayload, possibly of several assets, stored together or not at all: one bad " +
+    "item is a 400 (or 404 for its asset) naming `items.<i>.<field>`, and nothing is stored. At most 10,000 " +
+    "readings in total (413 beyond). Duplicates are ignored as in POST /telemetry. Needs telemetry:write.",
+  security: bearer,
+  request: jsonBody(telemetryBatchSchema),
+  responses: {
+    201: json(ingestResultSchema, "Stored"),
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
+});
+
+export function mountIngestBatch(router: Router, ctx: ServiceContext): void {
+  router.openapi(
+    { ...route, middleware: [...guard(ctx, "telemetry:write"), telemetryBodyLimit] },
+    async (c) => {
+      const { items } = c.req.valid("json");
+      const result = await ingestTelemetry(ctx, c.get("auth"), items, (i) => `items.${i}.`);
+      // `expired` cannot occur here: such timestamps were refused with a 400.
+    return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);
+    },
+  );
+}

@@ -1,0 +1,37 @@
+import { createRoute } from "@hono/zod-openapi";
+import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import { ingestTelemetry } from "../../services/telemetry/ingest.ts";
+import { guard } from "../edge/guard.ts";
+import type { Router } from "../router.ts";
+import { telemetryBodyLimit } from "./body-limit.ts";
+import { ingestResultSchema, TELEMETRY_TAG, telemetryPayloadSchema } from "./schema.ts";
+
+const route = createRoute({
+  method: "post",
+  path: "/",
+  tags: [TELEMETRY_TAG],
+  summary: "Ingest the readings of one asset at one instant",
+  description:
+    "Stores every reading or none. `timestamp` defaults to now and may be at most 5 minutes ahead of the " +
+    "server clock; values must be finite numbers; up to 10,000 readings. A reading whose asset, variable and " +
+    "millisecond are already stored is ignored and counted in `duplicates` (first write wins), so a client " +
+    "may safely resend. Counts toward the project's monthly telemetry points (billing). Needs telemetry:write.",
+  security: bearer,
+  request: jsonBody(telemetryPayloadSchema),
+  responses: {
+    201: json(ingestResultSchema, "Stored"),
+    ...errorResponses(400, 401, 403, 404, 413),
+  },
+});
+
+export function mountIngest(router: Router, ctx: ServiceContext): void {
+  router.openapi(
+    { ...route, middleware: [...guard(ctx, "telemetry:write"), telemetryBodyLimit] },
+    async (c) => {
+      const result = await ingestTelemetry(ctx, c.get("auth"), [c.req.valid("json")], () => "");
+      // `expired` cannot occur here: such timestamps were refused with a 400.
+    return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);
+    },
+  );
+}

@@ -1,0 +1,67 @@
+import { AppError } from "../../http/errors.ts";
+import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
+import type { ServiceContext } from "../context.ts";
+import { MAX_FUTURE_SKEW_MS, MAX_READINGS_PER_REQUEST } from "./limits.ts";
+import { telemetryService } from "./service.ts";
+import type { Reading, TelemetryItem, WriteResult } from "./types.ts";
+
+/** A payload as the API receives it (spec §2, TelemetryPayload), already schema-valid. */
+export type TelemetryPayloadInput = {
+  asset_id: string;
+  timestamp?: string | undefined;
+  readings: readonly Reading[];
+};
+
+/**
+ * POST /telemetry and /telemetry/batch: checks what the schema cannot (size, clock, retention,
+ * the asset and its project), then stores every payload or none. `field(i)` names payload i in
+ * error messages ("" for a lone payload, "items.3." in a batch).
+ *
+ * Errors: 413 beyond MAX_READINGS_PER_REQUEST readings; 400 for a timestamp more than 5 minutes
+ * ahead of the server clock or older than the raw retention window (such a reading could no
+ * longer be recognised as a duplicate, so rollups could count it twice); 404 for an asset that
+ * does not exist or belongs to a project outside the caller's.
+ */
+export async function ingestTelemetry(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  payloads: readonly TelemetryPayloadInput[],
+  field: (index: number) => string,
+): Promise<WriteResult> {
+  let readings = 0;
+  for (const p of payloads) readings += p.readings.length;
+  if (readings > MAX_READINGS_PER_REQUEST) {
+    throw new AppError(
+      "PayloadTooLarge",
+      `at most ${MAX_READINGS_PER_REQUEST} readings per request; this one has ${readings} (split it)`,
+    );
+  }
+  const service = telemetryService(ctx);
+  const now = ctx.clock.now().getTime();
+  const oldest = service.retentionCutoff(now);
+  const items: TelemetryItem[] = new Array(payloads.length);
+  payloads.forEach((p, i) => {
+    const ts = p.timestamp === undefined ? now : Date.parse(p.timestamp);
+    if (!Number.isFinite(ts) || ts < 0) {
+      throw new AppError("ValidationFailed", `${field(i)}timestamp: must be a date-time after 1970-01-01`);
+    }
+    if (ts > now + MAX_FUTURE_SKEW_MS) {
+      throw new AppError(
+        "ValidationFailed",
+        `${field(i)}timestamp: must not be more than 5 minutes ahead of the server clock (${new Date(now).toISOString()})`,
+      );
+    }
+    if (ts < oldest) {
+      throw new AppError(
+        "ValidationFailed",
+        `${field(i)}timestamp: is older than the raw retention window (TELEMETRY_RETENTION_DAYS=${ctx.config.TELEMETRY_RETENTION_DAYS})`,
+      );
+    }
+    const projectId = service.projectOfAsset(p.asset_id);
+    if (projectId === undefined || !canSeeProject(auth, projectId)) {
+      throw new AppError("NotFound", `${field(i)}asset_id: asset not found`);
+    }
+    items[i] = { assetId: p.asset_id, projectId, ts, readings: p.readings };
+  });
+  return service.write(items);
+}

@@ -1,0 +1,47 @@
+import { Counter, type Registry } from "prom-client";
+
+/** Running totals the write path keeps in plain fields; Prometheus reads them at scrape time. */
+export type TelemetryTotals = {
+  stored: number;
+  duplicates: number;
+  commits: number;
+  retentionDeleted: number;
+};
+
+/** Telemetry metrics on this server's registry; the hot path never touches prom-client. */
+export function registerTelemetryMetrics(registry: Registry, read: () => TelemetryTotals): void {
+  if (registry.getSingleMetric("caudal_telemetry_points_total")) return;
+  const seen = { stored: 0, duplicates: 0, commits: 0, retentionDeleted: 0 };
+  const delta = (key: keyof TelemetryTotals): number => {
+    const now = read()[key];
+    const d = Math.max(0, now - seen[key]);
+    seen[key] = now;
+    return d;
+  };
+  new Counter({
+    name: "caudal_telemetry_points_total",
+    help: "Telemetry readings received, by outcome (stored, or ignored as a duplicate)",
+    labelNames: ["outcome"],
+    registers: [registry],
+    collect() {
+      this.inc({ outcome: "stored" }, delta("stored"));
+      this.inc({ outcome: "duplicate" }, delta("duplicates"));
+    },
+  });
+  new Counter({
+    name: "caudal_telemetry_commits_total",
+    help: "Group commits of the telemetry write path",
+    registers: [registry],
+    collect() {
+      this.inc(delta("commits"));
+    },
+  });
+  new Counter({
+    name: "caudal_telemetry_retention_deleted_total",
+    help: "Raw readings deleted by the retention job (TELEMETRY_RETENTION_DAYS)",
+    registers: [registry],
+    collect() {
+      this.inc(delta("retentionDeleted"));
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import type { Statement } from "better-sqlite3";
+import type { Sqlite } from "../../db/client.ts";
+
+/** Rows deleted per statement: short write transactions, so ingest keeps flowing between them. */
+export const RETENTION_CHUNK_ROWS = 5_000;
+
+/**
+ * Deletes raw readings older than `cutoffMs`, series by series, at most RETENTION_CHUNK_ROWS per
+ * statement, yielding to the event loop between statements. Rollups are kept: history beyond the
+ * raw retention is served from them. Returns the rows deleted.
+ */
+export async function deleteExpiredRaw(
+  sqlite: Sqlite,
+  cutoffMs: number,
+  shouldStop: () => boolean = () => false,
+): Promise<number> {
+  const seriesIds = sqlite.prepare("SELECT id FROM telemetry_series ORDER BY id").pluck().all() as number[];
+  // Deletes the rows before the chunk's last ts, or before the cutoff if that comes first.
+  const deleteChunk: Statement<[number, number, number, number, number]> = sqlite.prepare(
+    `DELETE FROM telemetry_raw WHERE series_id = ? AND ts < ? AND ts < coalesce(
+       (SELECT ts FROM telemetry_raw WHERE series_id = ? ORDER BY ts LIMIT 1 OFFSET ?), ?)`,
+  );
+  let deleted = 0;
+  let statements = 0;
+  for (const id of seriesIds) {
+    for (;;) {
+      if (shouldStop()) return deleted;
+      const changes = deleteChunk.run(id, cutoffMs, id, RETENTION_CHUNK_ROWS, cutoffMs).changes;
+      deleted += changes;
+      statements++;
+      if (changes > 0 || statements % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (changes < RETENTION_CHUNK_ROWS) break;
+    }
+  }
+  return deleted;
+}
