@@ -7,6 +7,8 @@ export type TelemetryEvent = {
   /** ISO 8601. */
   timestamp: string;
   readings: { variable: string; value: number; unit?: string | undefined }[];
+  /** Where it came from: an agent (over MQTT, rules already evaluated at the edge) or HTTP. */
+  source?: "http" | "agent" | undefined;
 };
 
 export type AlarmEventDto = {

@@ -37,6 +37,8 @@ function filler(column: Column): unknown {
 export function seedDependents(
   sqlite: Sqlite,
   refs: { projectId: string; assetId: string; deviceId: string; variableId: string; userId: string },
+  /** Tables not to seed. */
+  skip: ReadonlySet<string> = new Set(),
 ): Map<string, Record<string, unknown>> {
   const inserted = new Map<string, Record<string, unknown>>([
     ["projects", { id: refs.projectId }],
@@ -45,7 +47,9 @@ export function seedDependents(
     ["variables", { id: refs.variableId }],
     ["users", { id: refs.userId }],
   ]);
-  const pending = userTables(sqlite).filter((t) => !inserted.has(t) && foreignKeysOf(sqlite, t).length > 0);
+  const pending = userTables(sqlite).filter(
+    (t) => !inserted.has(t) && !skip.has(t) && foreignKeysOf(sqlite, t).length > 0,
+  );
   let progress = true;
   while (progress) {
     progress = false;

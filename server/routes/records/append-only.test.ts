@@ -94,12 +94,12 @@ describe("operational records: append-only in storage", () => {
     );
   });
 
-  it("deleting an asset is not blocked by its records (the foreign key cascades)", async () => {
+  it("an asset named by records cannot be deleted (409): the records stay", async () => {
     const project = await t.project();
     const ids = await seed(project);
     const res = await t.request(`/api/edge/assets/${ids.meter}`, { method: "DELETE", token: admin });
-    expect(res.status).toBe(204);
-    expect(count("meter_readings", ids.reading)).toBe(0);
+    expect(res.status).toBe(409);
+    expect(count("meter_readings", ids.reading)).toBe(1);
     expect(count("movements", ids.movement)).toBe(1);
   });
 });

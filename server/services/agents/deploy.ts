@@ -204,7 +204,9 @@ export function recordConfigStatus(ctx: ServiceContext, projectId: string, s: Pa
  * in memory, so it republishes these at start-up: an agent offline during a server restart still
  * finds its configuration waiting.
  */
-export function latestConfigMessages(ctx: ServiceContext): { projectId: string; message: Payload<"config"> }[] {
+export function latestConfigMessages(
+  ctx: ServiceContext,
+): { projectId: string; message: Payload<"config"> }[] {
   const rows = ctx.sqlite
     .prepare(
       `SELECT d.* FROM deployments d

@@ -121,7 +121,9 @@ export class AlarmEngine {
   #onTelemetry = (event: TelemetryEvent): void => {
     try {
       this.#noteArrival(event);
-      this.#evaluate(event);
+      // An agent evaluates the deployed rules at the edge and syncs its alarms with the batch
+      // (services/agents/agent-alarms.ts); evaluating its readings here too would raise twice.
+      if (event.source !== "agent") this.#evaluate(event);
     } catch (err) {
       this.#fail("alarm evaluation failed", err, { project_id: event.projectId, asset_id: event.assetId });
     }

@@ -7,6 +7,8 @@ export type TelemetryItem = {
   projectId: string;
   ts: number;
   readings: readonly Reading[];
+  /** An agent's batch (rules already evaluated at the edge) or an HTTP request; default http. */
+  source?: "http" | "agent";
 };
 
 /**

@@ -166,6 +166,7 @@ export function writeTelemetry(
           assetId: item.assetId,
           timestamp: new Date(item.ts).toISOString(),
           readings,
+          source: item.source ?? "http",
         });
       }
     }

@@ -11,13 +11,33 @@ describe("edge assets: DELETE cascades to the asset's rows only", () => {
   });
   afterAll(async () => t.stop());
 
-  it("removes devices, variables, telemetry, alarms and the asset's records; keeps project rows", async () => {
+  it("refuses (409) an asset that operational records name, and keeps everything", async () => {
     const { token } = await t.admin();
     const { sqlite } = t.server.context;
     const userId = (sqlite.prepare("SELECT id FROM users WHERE role = 'superadmin'").get() as { id: string })
       .id;
     const tree = await createTree(t);
     const seeded = seedDependents(sqlite, { ...tree, userId });
+    const res = await t.request<{ error: string; message: string }>(`/api/edge/assets/${tree.assetId}`, {
+      method: "DELETE",
+      token,
+    });
+    expect(res.status).toBe(409);
+    expect(res.body.message).toContain("well tests");
+    const counts = remaining(sqlite, seeded, undefined);
+    for (const table of ["well_tests", "meter_readings", "telemetry_series", "alarms"]) {
+      expect([table, counts[table]]).toEqual([table, 1]);
+    }
+    expect(fieldRowCounts(sqlite, tree)).toEqual({ projects: 1, assets: 1, devices: 1, variables: 1 });
+  });
+
+  it("removes devices, variables, telemetry and alarms; keeps project rows", async () => {
+    const { token } = await t.admin();
+    const { sqlite } = t.server.context;
+    const userId = (sqlite.prepare("SELECT id FROM users WHERE role = 'superadmin'").get() as { id: string })
+      .id;
+    const tree = await createTree(t);
+    const seeded = seedDependents(sqlite, { ...tree, userId }, new Set(["well_tests", "meter_readings"]));
     const seriesId = seeded.get("telemetry_series")?.id;
     seedTelemetry(sqlite, seriesId);
 
@@ -32,8 +52,6 @@ describe("edge assets: DELETE cascades to the asset's rows only", () => {
       "telemetry_rollup_1h",
       "alarms",
       "alarm_events",
-      "well_tests",
-      "meter_readings",
     ];
     for (const table of assetBound) expect([table, counts[table]]).toEqual([table, 0]);
     for (const table of [

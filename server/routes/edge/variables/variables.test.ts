@@ -125,7 +125,7 @@ describe("edge variables: CRUD and alias uniqueness", () => {
     expect(res.body.map((v) => v.id)).toEqual([a, b]);
   });
 
-  it("an alias is unique within its device (409) but may repeat on another device", async () => {
+  it("an alias is unique within its asset (409) but may repeat on another asset", async () => {
     const device = await createDevice(t, assetId);
     await createVariable(t, device, { alias: "pressure" });
     const dup = await t.request(`/api/edge/devices/${device}/variables`, {
@@ -139,7 +139,18 @@ describe("edge variables: CRUD and alias uniqueness", () => {
       body: { alias: "  pressure ", data_type: "int" },
     });
     expectError(padded, 409, "Conflict");
-    await createVariable(t, await createDevice(t, assetId), { alias: "pressure" });
+    // Telemetry is keyed by (asset, alias): a second device of the same asset may not reuse it.
+    const sibling = await t.request<{ message: string }>(
+      `/api/edge/devices/${await createDevice(t, assetId)}/variables`,
+      {
+        token,
+        body: { alias: "pressure", data_type: "int" },
+      },
+    );
+    expectError(sibling, 409, "Conflict");
+    expect(sibling.body.message).toContain("another device of the same asset");
+    const otherAsset = await t.asset(await t.project());
+    await createVariable(t, await createDevice(t, otherAsset), { alias: "pressure" });
 
     const other = await createVariable(t, device, { alias: "temperature" });
     expectError(

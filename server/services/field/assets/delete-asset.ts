@@ -1,5 +1,6 @@
-import { eq } from "drizzle-orm";
-import { assets } from "../../../db/schema/index.ts";
+import { count, eq } from "drizzle-orm";
+import { assets, meterReadings, wellTests } from "../../../db/schema/index.ts";
+import { AppError } from "../../../http/errors.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -8,12 +9,24 @@ import { assetTrees } from "../projects/project-tree.ts";
 
 /**
  * Spec §4: "its devices removed". Foreign keys cascade to devices, variables, telemetry series
- * (raw rows and rollups by trigger), alarms and the asset's well tests and meter readings.
+ * (raw rows and rollups by trigger) and alarms. An asset named by operational records (well tests,
+ * meter readings) is refused with 409: those are regulatory quantity records, kept original and
+ * unaltered (API MPMS 21.1), and only the deletion of the whole project may take them.
  */
 export function deleteAsset(ctx: ServiceContext, auth: AuthContext, id: string): void {
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
     const current = visibleAsset(tx, auth, id);
+    const tests = tx.select({ n: count() }).from(wellTests).where(eq(wellTests.assetId, id)).get()?.n ?? 0;
+    const readings =
+      tx.select({ n: count() }).from(meterReadings).where(eq(meterReadings.meterId, id)).get()?.n ?? 0;
+    if (tests + readings > 0) {
+      throw new AppError(
+        "Conflict",
+        `asset has operational records (${tests} well tests, ${readings} meter readings) that must be kept; ` +
+          "they go only with the whole project",
+      );
+    }
     const [before] = assetTrees(tx, [current]);
     tx.delete(assets).where(eq(assets.id, id)).run();
     appendAudit(tx, {

@@ -1,5 +1,5 @@
 import { and, eq, ne } from "drizzle-orm";
-import { variables } from "../../../db/schema/index.ts";
+import { devices, variables } from "../../../db/schema/index.ts";
 import { AppError } from "../../../http/errors.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 import { optionalText, type VariableInput } from "../inputs.ts";
@@ -21,16 +21,24 @@ export function variableColumns(input: VariableInput) {
 }
 
 /**
- * An alias names the reading the agent publishes, so it is unique within its device (409).
- * Checked inside the write's transaction; the unique index variables_device_alias_uq backs it.
+ * An alias names the reading the agent publishes, and telemetry is keyed by (asset, alias): two
+ * devices of one asset publishing the same alias would write into one series. So an alias is
+ * unique within its asset (409), which also makes it unique within its device (the unique index
+ * variables_device_alias_uq backs that). Checked inside the write's transaction.
  */
 export function assertAliasFree(db: DbOrTx, deviceId: string, alias: string, exceptId?: string): void {
-  const sameAlias = and(eq(variables.deviceId, deviceId), eq(variables.alias, alias));
+  const device = db.select({ assetId: devices.assetId }).from(devices).where(eq(devices.id, deviceId)).get();
+  const sameAlias = device
+    ? and(eq(devices.assetId, device.assetId), eq(variables.alias, alias))
+    : and(eq(variables.deviceId, deviceId), eq(variables.alias, alias));
   const clash = db
-    .select({ id: variables.id })
+    .select({ id: variables.id, deviceId: variables.deviceId })
     .from(variables)
+    .innerJoin(devices, eq(devices.id, variables.deviceId))
     .where(exceptId ? and(sameAlias, ne(variables.id, exceptId)) : sameAlias)
     .get();
-  if (clash)
-    throw new AppError("Conflict", `alias "${alias}" is already used by another variable of this device`);
+  if (clash) {
+    const where = clash.deviceId === deviceId ? "this device" : "another device of the same asset";
+    throw new AppError("Conflict", `alias "${alias}" is already used by a variable of ${where}`);
+  }
 }
