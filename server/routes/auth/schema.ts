@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { roleSchema } from "../../../shared/roles.ts";
+import { ROLES } from "../../../shared/roles.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/auth/passwords.ts";
 
 export const passwordSchema = z
@@ -9,7 +9,8 @@ export const passwordSchema = z
 
 export const emailSchema = z.email("must be a valid email address").max(254);
 
-export const roleEnum = roleSchema.openapi({ example: "operador" });
+// Built with the OpenAPI-extended z, so it never depends on module evaluation order.
+export const roleEnum = z.enum(ROLES).openapi({ example: "operador" });
 
 export const createUserRequest = z
   .object({
