@@ -1,36 +1,6 @@
-import { ConfigError, loadServerConfig } from "./config.ts";
-import { createLogger } from "./logger.ts";
-import { CaudalServer } from "./server.ts";
+// caudal-server entry point (`npm run server`). The drizzle-orm loader hook must be registered
+// before any module that imports drizzle-orm is even resolved, and static imports are resolved
+// before any module body runs: so the server itself is loaded dynamically, after the hook.
+import "./boot/drizzle-commonjs.ts";
 
-// caudal-server entry point: `npm run server`. Configuration comes from the environment only.
-let config: ReturnType<typeof loadServerConfig>;
-try {
-  config = loadServerConfig(process.env);
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`caudal-server: ${err.message}\n`);
-  process.exit(1);
-}
-
-const logger = createLogger(config.LOG_LEVEL);
-const server = new CaudalServer({ config, logger });
-
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info("stopping", { signal });
-  await server.stop();
-  logger.info("stopped", {});
-  process.exit(0);
-}
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
-
-try {
-  await server.start();
-} catch (err) {
-  logger.error("start-up failed", { error: err instanceof Error ? err.message : String(err) });
-  await server.stop();
-  process.exit(1);
-}
+await import("./cli.ts");

@@ -1,3 +1,5 @@
+// Servers started by benchmarks load drizzle-orm as server/main.ts does.
+import "../../server/boot/drizzle-commonjs.ts";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 

@@ -35,11 +35,13 @@ export class TestClock implements Clock {
  * tests create their own users and projects and never wipe shared tables.
  */
 export class TestServer {
-  readonly server: CaudalServer;
+  #server: CaudalServer;
   readonly dataDir: string;
   readonly config: ServerConfig;
   readonly clock = new TestClock();
+  readonly #logger: Logger;
   #admin: { token: string; email: string; password: string } | undefined;
+  #adminFreshUntil = 0;
 
   private constructor(overrides: Partial<Record<keyof ServerConfig, string>>, logger: Logger) {
     this.dataDir = mkdtempSync(join(tmpdir(), "caudal-test-"));
@@ -54,11 +56,17 @@ export class TestServer {
       LOGIN_RATE_LIMIT: "1000",
       ...overrides,
     });
-    this.server = new CaudalServer({
+    this.#logger = logger;
+    this.#server = new CaudalServer({
       config: this.config,
       logger,
       clock: this.clock,
     });
+  }
+
+  /** The running CaudalServer (a new instance after restart()). */
+  get server(): CaudalServer {
+    return this.#server;
   }
 
   /** `options.logger` captures the server's log lines (e.g. `createLogger("info", (l) => lines.push(l))`). */
@@ -78,6 +86,22 @@ export class TestServer {
   async stop(): Promise<void> {
     await this.server.stop();
     rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /**
+   * Stops the server (keeping DATA_DIR), runs `whileDown`, and starts a new CaudalServer on the same
+   * data dir, clock and HTTP/MQTT ports, so agents and clients reconnect to the same addresses.
+   */
+  async restart(whileDown?: () => Promise<void>): Promise<void> {
+    const ports = { PORT: this.#server.port, MQTT_PORT: this.#server.broker.port };
+    await this.#server.stop();
+    await whileDown?.();
+    this.#server = new CaudalServer({
+      config: { ...this.config, ...ports },
+      logger: this.#logger,
+      clock: this.clock,
+    });
+    await this.#server.start();
   }
 
   async request<T = unknown>(path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -100,14 +124,23 @@ export class TestServer {
 
   /** The superadmin created through /api/auth/setup/register (once per server). */
   async admin(): Promise<{ token: string; email: string; password: string }> {
-    if (this.#admin) return this.#admin;
+    const now = this.clock.now().getTime();
+    if (this.#admin && now < this.#adminFreshUntil) return this.#admin;
     const email = "root@caudal.test";
     const password = "correct horse battery";
-    const res = await this.request<{ token: string }>("/api/auth/setup/register", {
-      body: { email, name: "Root", role: "superadmin", password },
-    });
-    if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
-    this.#admin = { token: res.body.token, email, password };
+    if (this.#admin) {
+      // Tests that move the clock past the 15-minute access token log in again.
+      const login = await this.login(email, password);
+      if (login.status !== 200) throw new Error(`admin login failed: ${login.status} ${login.text}`);
+      this.#admin = { token: login.body.token, email, password };
+    } else {
+      const res = await this.request<{ token: string }>("/api/auth/setup/register", {
+        body: { email, name: "Root", role: "superadmin", password },
+      });
+      if (res.status !== 201) throw new Error(`setup failed: ${res.status} ${res.text}`);
+      this.#admin = { token: res.body.token, email, password };
+    }
+    this.#adminFreshUntil = now + 10 * 60_000;
     return this.#admin;
   }
 

@@ -1,0 +1,36 @@
+import { ConfigError, loadServerConfig } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { CaudalServer } from "./server.ts";
+
+// caudal-server, loaded by main.ts. Configuration comes from the environment only.
+let config: ReturnType<typeof loadServerConfig>;
+try {
+  config = loadServerConfig(process.env);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`caudal-server: ${err.message}\n`);
+  process.exit(1);
+}
+
+const logger = createLogger(config.LOG_LEVEL);
+const server = new CaudalServer({ config, logger });
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info("stopping", { signal });
+  await server.stop();
+  logger.info("stopped", {});
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
+
+try {
+  await server.start();
+} catch (err) {
+  logger.error("start-up failed", { error: err instanceof Error ? err.message : String(err) });
+  await server.stop();
+  process.exit(1);
+}
