@@ -3,6 +3,9 @@ export type AgentLogEntry = { level: AgentLogLevel; category: string; message: s
 
 const ORDER: Record<AgentLogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 const MAX_PENDING = 1000;
+/** The logs topic's limits (shared/mqtt/topics.ts): one longer entry would void its whole batch. */
+const MAX_MESSAGE = 4000;
+const MAX_CATEGORY = 64;
 
 /**
  * The agent's log: one JSON line per entry on stdout (journald keeps it), and a bounded queue of
@@ -27,7 +30,11 @@ export class AgentLog {
       this.#pending.shift();
       this.#overflow += 1;
     }
-    this.#pending.push(entry);
+    this.#pending.push({
+      ...entry,
+      category: category.slice(0, MAX_CATEGORY),
+      message: message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE - 1)}…` : message,
+    });
   }
 
   /** Takes up to `max` queued entries for forwarding, with a note of any that overflowed. */

@@ -52,6 +52,9 @@ export class CaudalAgent {
   #sync: SyncClient | undefined;
   #api: LocalApi | undefined;
   #timers: NodeJS.Timeout[] = [];
+  /** Deployments are applied one at a time, in arrival order (each awaits the old pollers' stop). */
+  #applying: Promise<void> = Promise.resolve();
+  #stopping = false;
 
   constructor(config: AgentFileConfig, options: AgentOptions) {
     this.config = config;
@@ -101,7 +104,17 @@ export class CaudalAgent {
       agentId: this.store.agentId,
       outbox: this.store.outbox,
       now: this.#o.now,
-      onConfig: (c) => void this.#applyDeployment(c),
+      onConfig: (c) => {
+        this.#applying = this.#applying
+          .then(() => (this.#stopping ? undefined : this.#applyDeployment(c)))
+          .catch((err: unknown) =>
+            this.#log(
+              "error",
+              "config",
+              `applying v${c.version} failed: ${err instanceof Error ? err.message : String(err)}`,
+            ),
+          );
+      },
       onLog: (level, message) => this.#log(level, "sync", message),
     });
     this.#sync.start();
@@ -112,8 +125,11 @@ export class CaudalAgent {
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
     for (const t of this.#timers) clearInterval(t);
     this.#timers = [];
+    // An apply in progress would start pollers after the ones below are stopped.
+    await this.#applying;
     // Pollers first: the values of the cycle in progress are committed before the store closes.
     await Promise.all(this.#pollers.map((p) => p.stop()));
     this.#pollers = [];
@@ -160,6 +176,21 @@ export class CaudalAgent {
 
   localAlarms() {
     return this.store.localAlarms(this.#o.now());
+  }
+
+  /**
+   * Polls `config` as a deployment would, but given in-process and not persisted: for benchmarks
+   * and tests that drive the polling pipeline without a server (scripts/bench/agent.ts).
+   */
+  applyLocalConfig(config: AgentRuntimeConfig): Promise<void> {
+    const problems = configProblems(config, this.config.project_id);
+    if (problems.length > 0) return Promise.reject(new Error(problems.join("; ")));
+    const applied = this.#applying.then(async () => {
+      await Promise.all(this.#pollers.map((p) => p.stop()));
+      this.#run(config);
+    });
+    this.#applying = applied.catch(() => {});
+    return applied;
   }
 
   #run(config: AgentRuntimeConfig): void {

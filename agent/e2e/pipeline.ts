@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
 import { WELL_TAGS, WellModel } from "../../scripts/sim/well-model.ts";
 import { TestServer } from "../../server/testing/harness.ts";
-import { agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
+import { type AgentFileConfig, agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
 import { CaudalAgent } from "../agent.ts";
 import { AgentLog } from "../agent-log.ts";
 
@@ -20,6 +20,7 @@ export class Pipeline {
   readonly assetId: string;
   readonly agentToken: string;
   readonly agentDirs: string[] = [];
+  #wellTimer: NodeJS.Timeout | undefined;
 
   private constructor(
     t: TestServer,
@@ -86,21 +87,47 @@ export class Pipeline {
     return res.body;
   }
 
-  agentConfig(dataDir?: string) {
-    const dir = dataDir ?? mkdtempSync(join(tmpdir(), "caudal-agent-e2e-"));
-    if (!dataDir) this.agentDirs.push(dir);
+  async deployments(): Promise<DeploymentRow[]> {
+    const { token } = await this.t.admin();
+    const res = await this.t.request<DeploymentRow[]>(`/api/edge/projects/${this.projectId}/deployments`, {
+      token,
+    });
+    if (res.status !== 200) throw new Error(`deployments: ${res.status} ${res.text}`);
+    return res.body;
+  }
+
+  /** Waits until the agent reported deployment `id` with `status` (applied by default). */
+  async waitDeployment(id: string, status: "applied" | "failed" = "applied"): Promise<DeploymentRow> {
+    return waitFor(`deployment ${id} ${status}`, async () =>
+      (await this.deployments()).find((d) => d.id === id && d.status === status),
+    );
+  }
+
+  /** A fresh agent data dir, removed by stop(). */
+  agentDir(): string {
+    const dir = mkdtempSync(join(tmpdir(), "caudal-agent-e2e-"));
+    this.agentDirs.push(dir);
+    return dir;
+  }
+
+  agentConfig(dataDir?: string, overrides: Partial<AgentFileConfig> = {}): AgentFileConfig {
     return agentFileConfigSchema.parse({
       version: 1,
       mqtt_url: this.mqttUrl,
       project_id: this.projectId,
       agent_token: this.agentToken,
-      data_dir: dir,
+      data_dir: dataDir ?? this.agentDir(),
       local_api_port: 0,
+      ...overrides,
     });
   }
 
-  newAgent(dataDir?: string, log = new AgentLog({ write: () => {} })): CaudalAgent {
-    return new CaudalAgent(this.agentConfig(dataDir), {
+  newAgent(
+    dataDir?: string,
+    log = new AgentLog({ write: () => {} }),
+    overrides: Partial<AgentFileConfig> = {},
+  ): CaudalAgent {
+    return new CaudalAgent(this.agentConfig(dataDir, overrides), {
       log,
       timing: { timeoutMs: 1000, minBackoffMs: 200, maxBackoffMs: 2000 },
       heartbeatMs: 500,
@@ -117,11 +144,93 @@ export class Pipeline {
     return row.n;
   }
 
+  /**
+   * Moves the simulated well every `everyMs` (one model second per step), so every poll reads new
+   * values and report-by-exception records each of them. Until stopWell(), values are constant.
+   */
+  moveWell(everyMs = 50): void {
+    this.stopWell();
+    this.#wellTimer = setInterval(() => this.well.step(1), everyMs);
+  }
+
+  stopWell(): void {
+    if (this.#wellTimer) clearInterval(this.#wellTimer);
+    this.#wellTimer = undefined;
+  }
+
+  /** Sum of the 5-minute rollup counts of the asset: equals storedPoints() unless a point was counted twice. */
+  rollupPoints(): number {
+    const row = this.t.server.context.sqlite
+      .prepare(
+        "SELECT COALESCE(SUM(r.count), 0) AS n FROM telemetry_rollup_5m r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
+      )
+      .get(this.assetId) as { n: number };
+    return row.n;
+  }
+
+  /** Points billed to the project (usage_counters, every period). */
+  usagePoints(): number {
+    const row = this.t.server.context.sqlite
+      .prepare("SELECT COALESCE(SUM(telemetry_points), 0) AS n FROM usage_counters WHERE project_id = ?")
+      .get(this.projectId) as { n: number };
+    return row.n;
+  }
+
+  /** The batches the server committed for an agent (agent_batches), by seq ascending. */
+  agentBatches(agentId: string): { seq: number; points: number }[] {
+    return this.t.server.context.sqlite
+      .prepare("SELECT seq, points FROM agent_batches WHERE project_id = ? AND agent_id = ? ORDER BY seq")
+      .all(this.projectId, agentId) as { seq: number; points: number }[];
+  }
+
   async stop(): Promise<void> {
+    this.stopWell();
     await this.plc.close();
     await this.t.stop();
     for (const d of this.agentDirs) rmSync(d, { recursive: true, force: true });
   }
+}
+
+export type DeploymentRow = {
+  id: string;
+  version: number;
+  config_hash: string;
+  status: "pending" | "applied" | "failed";
+  error: string | null;
+  created_at: string;
+  updated_at: string;
+  devices: number;
+  variables: number;
+};
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the agent's outbox is empty and it stores no new points for `quietMs` (the well
+ * stopped moving), so its counters can be compared with the server's.
+ */
+export async function waitForDrain(
+  read: () =>
+    | { batches: number; stored_points: number }
+    | Promise<{ batches: number; stored_points: number }>,
+  quietMs = 1000,
+  timeoutMs = 20_000,
+): Promise<{ batches: number; stored_points: number }> {
+  let last = -1;
+  let since = Date.now();
+  return waitFor(
+    "the outbox to drain",
+    async () => {
+      const s = await read();
+      if (s.stored_points !== last || s.batches !== 0) {
+        last = s.stored_points;
+        since = Date.now();
+        return undefined;
+      }
+      return Date.now() - since >= quietMs ? s : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 export async function waitFor<T>(

@@ -83,13 +83,17 @@ export class DevicePoller {
 
   async #run(): Promise<void> {
     let backoff = this.#options.minBackoffMs;
+    let connectedBefore = false;
     while (this.#running) {
       try {
         if (!this.#driver.connected) {
           await this.#driver.connect();
-          if (this.#status.state === "failing")
+          // The first connection is not a reconnect; every later one is.
+          if (connectedBefore) {
+            this.#status.reconnects += 1;
             this.#options.onLog("info", `${this.device.name}: reconnected`);
-          this.#status.reconnects += 1;
+          }
+          connectedBefore = true;
         }
         await this.#pollDue();
         backoff = this.#options.minBackoffMs;

@@ -74,4 +74,21 @@ describe("agent outbox (real node:sqlite file)", () => {
     expect(left[0]).toBe(drops.length + 1);
     store.close();
   });
+
+  it("keeps the bound while merging offline: an open batch takes at most a quarter of it", () => {
+    const { store, drops } = open(4_000);
+    for (let i = 0; i < 100; i++)
+      store.outbox.append({ series: [series("p", i * 10, 10)], alarms: [] }, i, true);
+    const stats = store.outbox.stats();
+    expect(stats.bytes).toBeLessThanOrEqual(4_000);
+    expect(drops.length).toBeGreaterThan(0);
+    for (const seq of store.outbox.seqsAfter(0, 100)) {
+      const batch = store.outbox.get(seq);
+      expect(Buffer.byteLength(JSON.stringify(batch?.body))).toBeLessThanOrEqual(1_000);
+      // Still merged: several appends per batch, not one batch per append.
+      expect(batch?.points).toBeGreaterThan(10);
+    }
+    expect(stats.droppedPoints + stats.points).toBe(1_000);
+    store.close();
+  });
 });

@@ -19,6 +19,11 @@ export type DropNotice = { seq: number; points: number; bytes: number };
 
 /** A batch stays open for more points up to this size while it has never been sent. */
 export const MAX_BATCH_POINTS = 5_000;
+/**
+ * …and up to this share of buffer_max_mb, so the bound holds with merging and dropping the
+ * oldest batch loses at most about a quarter of the buffer.
+ */
+export const MAX_BATCH_SHARE = 0.25;
 
 /**
  * The store-and-forward queue: every reading is committed here before anything is sent, and a
@@ -84,8 +89,8 @@ export class Outbox {
 
   /**
    * Commits points (and alarm transitions) to the queue. While `mergeIntoOpen` is true (the link
-   * is down), points join the newest never-sent batch up to MAX_BATCH_POINTS, so a long outage
-   * drains in large batches. Returns the seq that holds them.
+   * is down), points join the newest never-sent batch up to MAX_BATCH_POINTS (and MAX_BATCH_SHARE
+   * of the bound), so a long outage drains in large batches. Returns the seq that holds them.
    */
   append(body: BatchBody, now: number, mergeIntoOpen: boolean): number {
     const points = body.series.reduce((n, s) => n + s.points.length, 0);
@@ -99,12 +104,21 @@ export class Outbox {
             | { seq: number; points: number; bytes: number; oldest_ts: number; body: string }
             | undefined)
         : undefined;
-      if (last && last.points + points <= MAX_BATCH_POINTS) {
-        const merged = mergeBodies(JSON.parse(last.body) as BatchBody, body);
-        const text = JSON.stringify(merged);
-        const bytes = Buffer.byteLength(text);
-        this.#stmts.update.run(last.points + points, bytes, Math.min(last.oldest_ts, oldest), text, last.seq);
-        this.#totalBytes += bytes - last.bytes;
+      const merged =
+        last && last.points + points <= MAX_BATCH_POINTS
+          ? JSON.stringify(mergeBodies(JSON.parse(last.body) as BatchBody, body))
+          : undefined;
+      const mergedBytes = merged === undefined ? 0 : Buffer.byteLength(merged);
+      // The batch just written is never dropped, so an open batch may not outgrow its share of the bound.
+      if (last && merged !== undefined && mergedBytes <= this.#maxBytes * MAX_BATCH_SHARE) {
+        this.#stmts.update.run(
+          last.points + points,
+          mergedBytes,
+          Math.min(last.oldest_ts, oldest),
+          merged,
+          last.seq,
+        );
+        this.#totalBytes += mergedBytes - last.bytes;
         seq = last.seq;
       } else {
         seq = this.#takeSeq();

@@ -165,10 +165,26 @@ export class SyncClient {
     if (topic === topics.config(this.#o.projectId)) {
       const config = payloads.config.safeParse(json);
       if (!config.success) {
-        this.#o.onLog(
-          "error",
-          `invalid configuration message: ${config.error.issues[0]?.message ?? "unknown"}`,
-        );
+        const issue = config.error.issues[0];
+        const reason =
+          `configuration does not match this agent's schema: ${issue?.path.join(".") ?? ""} ${issue?.message ?? ""}`.trim();
+        this.#o.onLog("error", reason);
+        // Report it, so the deployment does not stay pending (e.g. a server newer than the agent).
+        const head = json as { deployment_id?: unknown; version?: unknown; hash?: unknown };
+        if (
+          typeof head.deployment_id === "string" &&
+          typeof head.version === "number" &&
+          typeof head.hash === "string"
+        ) {
+          this.publish("configStatus", {
+            agent_id: this.#o.agentId,
+            deployment_id: head.deployment_id,
+            version: head.version,
+            hash: head.hash,
+            status: "failed",
+            error: reason,
+          });
+        }
         return;
       }
       this.#o.onConfig(config.data);

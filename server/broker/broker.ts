@@ -7,7 +7,7 @@ import { type Payload, topics } from "../../shared/mqtt/topics.ts";
 import type { Logger } from "../logger.ts";
 import { agentTokenValid } from "../services/agents/agent-token.ts";
 import { latestConfigMessages } from "../services/agents/deploy.ts";
-import { resolveAccessToken } from "../services/auth/sessions.ts";
+import { resolveAccessToken, sessionIsLive } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { mayPublish, maySubscribe } from "./access.ts";
 import { type MessageRouter, routeMessage } from "./messages.ts";
@@ -73,7 +73,10 @@ export class MqttBroker {
       },
       authorizeSubscribe: (client, subscription, done) => {
         if (!maySubscribe(principalOf(client), subscription.topic)) {
-          return done(new Error(`subscription to ${subscription.topic} refused`));
+          // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
+          // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
+          this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });
+          return done(null, null);
         }
         done(null, subscription);
       },
@@ -102,6 +105,7 @@ export class MqttBroker {
     this.#aedes = aedes;
 
     const onRotated = ({ projectId }: { projectId: string }) => this.#disconnectAgents(projectId);
+    const onSessionRevoked = () => this.#disconnectRevokedUsers();
     const onDeployment = ({ projectId, message }: { projectId: string; message: Payload<"config"> }) => {
       this.publish(topics.config(projectId), message, true).catch((err: unknown) =>
         this.#logger.error("publishing a deployment failed", {
@@ -112,8 +116,10 @@ export class MqttBroker {
     };
     this.#ctx.events.on("agentTokenRotated", onRotated);
     this.#ctx.events.on("deploymentCreated", onDeployment);
+    this.#ctx.events.on("sessionRevoked", onSessionRevoked);
     this.#unsubscribe = () => {
       this.#ctx.events.off("agentTokenRotated", onRotated);
+      this.#ctx.events.off("sessionRevoked", onSessionRevoked);
       this.#ctx.events.off("deploymentCreated", onDeployment);
     };
     // Retained messages live in memory: put every project's newest configuration back.
@@ -176,6 +182,17 @@ export class MqttBroker {
       throw authError("the access token belongs to another user", NOT_AUTHORIZED);
     }
     setPrincipal(client, { kind: "user", auth: resolved.auth });
+  }
+
+  /** Users authenticate once, at CONNECT: a logout, deactivation or revoked session ends their connection too. */
+  #disconnectRevokedUsers(): void {
+    for (const c of this.#clients) {
+      const p = principalOf(c);
+      if (p?.kind === "user" && !sessionIsLive(this.#ctx, p.auth.sessionId)) {
+        this.#logger.info("session revoked: disconnecting mqtt user", { user_id: p.auth.userId });
+        c.close();
+      }
+    }
   }
 
   #disconnectAgents(projectId: string): void {

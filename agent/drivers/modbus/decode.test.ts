@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WORD_ORDERS } from "../../../shared/field/data-types.ts";
-import { decodeRegisters, encodeRegisters, toBigEndian } from "./decode.ts";
+import { decodeBytes, decodeRegisters, encodeRegisters, toBigEndian } from "./decode.ts";
 
 describe("Modbus value decoding", () => {
   it("reorders bytes for each word order", () => {
@@ -47,5 +47,26 @@ describe("Modbus value decoding", () => {
   it("refuses too few registers and string variables", () => {
     expect(() => decodeRegisters([1], "float64", "ABCD", null)).toThrow(RangeError);
     expect(() => decodeRegisters([1], "string", "ABCD", null)).toThrow(TypeError);
+  });
+
+  it("decodes in place from a response's bytes at any register offset, like decodeRegisters", () => {
+    const cases = [
+      ["int16", -1234],
+      ["uint32", 3000000000],
+      ["float32", -0.15625],
+      ["float64", Math.E],
+    ] as const;
+    for (const order of WORD_ORDERS) {
+      for (const [type, value] of cases) {
+        const regs = [0xaaaa, ...encodeRegisters(value, type, order), 0x5555];
+        const bytes = Buffer.alloc(regs.length * 2);
+        regs.forEach((r, i) => {
+          bytes.writeUInt16BE(r, i * 2);
+        });
+        expect(decodeBytes(bytes, 2, type, order, null)).toBe(value);
+        expect(decodeBytes(bytes, 2, type, order, 2)).toBe(value * 2);
+      }
+    }
+    expect(() => decodeBytes(Buffer.alloc(4), 2, "float32", "ABCD", null)).toThrow(RangeError);
   });
 });

@@ -44,36 +44,77 @@ export function decodeRegisters(
   const width = registerWidth(type);
   if (registers.length < width)
     throw new RangeError(`${type} needs ${width} registers, got ${registers.length}`);
-  const be = toBigEndian(registers.slice(0, width), order);
+  const raw = Buffer.alloc(width * 2);
+  for (let i = 0; i < width; i++) raw.writeUInt16BE((registers[i] ?? 0) & 0xffff, i * 2);
+  return decodeBytes(raw, 0, type, order, scale);
+}
+
+// Reordering target for non-ABCD values: decoding is synchronous, so one buffer serves every call.
+const scratch = Buffer.alloc(8);
+
+/**
+ * Decodes one value straight from the register bytes of a read response (the PDU's data,
+ * big-endian within each register), starting at `offset` bytes. Polling decodes every tag of
+ * every block this way, so it neither copies the block nor allocates per value.
+ */
+export function decodeBytes(
+  raw: Buffer,
+  offset: number,
+  type: DataType,
+  order: WordOrder,
+  scale: number | null,
+): number {
+  const n = registerWidth(type) * 2;
+  if (offset < 0 || offset + n > raw.length)
+    throw new RangeError(`${type} at byte ${offset} runs past the ${raw.length} bytes read`);
+  let be = raw;
+  let at = offset;
+  if (order !== "ABCD") {
+    for (let i = 0; i < n; i++) scratch[i] = raw[offset + sourceByte(i, n, order)] ?? 0;
+    be = scratch;
+    at = 0;
+  }
   let value: number;
   switch (type) {
     case "int16":
     case "int":
-      value = be.readInt16BE(0);
+      value = be.readInt16BE(at);
       break;
     case "uint16":
-      value = be.readUInt16BE(0);
+      value = be.readUInt16BE(at);
       break;
     case "int32":
-      value = be.readInt32BE(0);
+      value = be.readInt32BE(at);
       break;
     case "uint32":
-      value = be.readUInt32BE(0);
+      value = be.readUInt32BE(at);
       break;
     case "float32":
     case "float":
-      value = be.readFloatBE(0);
+      value = be.readFloatBE(at);
       break;
     case "float64":
-      value = be.readDoubleBE(0);
+      value = be.readDoubleBE(at);
       break;
     case "bool":
-      value = be.readUInt16BE(0) !== 0 ? 1 : 0;
+      value = be.readUInt16BE(at) !== 0 ? 1 : 0;
       break;
     case "string":
       throw new TypeError("string variables are not numeric telemetry");
   }
   return scale === null || scale === 1 ? value : value * scale;
+}
+
+/** Which device byte holds big-endian byte `i` of an `n`-byte value (the same map as toBigEndian). */
+function sourceByte(i: number, n: number, order: Exclude<WordOrder, "ABCD">): number {
+  switch (order) {
+    case "DCBA":
+      return n - 1 - i;
+    case "BADC":
+      return i ^ 1;
+    case "CDAB":
+      return n - 2 - (i & ~1) + (i & 1);
+  }
 }
 
 /** Encodes a value into registers (simulator and tests use this; the inverse of decodeRegisters). */

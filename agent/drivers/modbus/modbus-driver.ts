@@ -1,8 +1,9 @@
+import { Socket } from "node:net";
 import modbusSerial from "modbus-serial";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { type Driver, LinkError, type TagResult } from "../driver.ts";
-import { type Block, type BlockTag, planBlocks } from "./blocks.ts";
-import { decodeRegisters } from "./decode.ts";
+import { decodeBytes } from "./decode.ts";
+import { type PlannedBlock, planRead, type ReadPlan, splitBlock } from "./read-plan.ts";
 
 // modbus-serial is CommonJS; under NodeNext its default import is module.exports, whose
 // `default` property is the client class.
@@ -12,6 +13,15 @@ type ModbusRTU = InstanceType<typeof ModbusRTU>;
 type Transport =
   | { kind: "tcp"; host: string; port: number }
   | { kind: "rtu"; path: string; baudRate: number };
+
+/** One open connection; `lost` is set once the port reports an error or closes. */
+type Link = {
+  client: ModbusRTU;
+  transport: Transport;
+  socket: Socket | undefined;
+  lost: string | undefined;
+  onLost: ((reason: string) => void) | undefined;
+};
 
 // Modbus exception codes (Modbus APP v1.1b3 §7).
 const EXCEPTIONS: Record<number, string> = {
@@ -24,13 +34,25 @@ const EXCEPTIONS: Record<number, string> = {
   10: "gateway path unavailable",
   11: "gateway target device failed to respond",
 };
+const ILLEGAL_DATA_ADDRESS = 2;
 
-function transportOf(device: AgentDevice): Transport {
+/** 19,200 baud is the required default of Modbus over Serial Line v1.02 §2.5.1. */
+export const DEFAULT_BAUD_RATE = 19_200;
+
+export function transportOf(device: AgentDevice): Transport {
   if (device.protocol === "modbus_rtu") {
     // For RTU, `host` carries the serial device path and `port` the baud rate.
-    return { kind: "rtu", path: device.host ?? "/dev/ttyUSB0", baudRate: device.port ?? 9600 };
+    return { kind: "rtu", path: device.host ?? "/dev/ttyUSB0", baudRate: device.port ?? DEFAULT_BAUD_RATE };
   }
   return { kind: "tcp", host: device.host ?? "127.0.0.1", port: device.port ?? 502 };
+}
+
+/**
+ * The silent interval that must separate two RTU frames: 3.5 character times of 11 bits, fixed at
+ * 1.75 ms above 19,200 baud (Modbus over Serial Line v1.02 §2.5.1.1).
+ */
+export function silentIntervalMs(baudRate: number): number {
+  return baudRate > 19_200 ? 1.75 : (3.5 * 11 * 1000) / baudRate;
 }
 
 function isExceptionError(err: unknown): err is { modbusCode: number; message: string } {
@@ -41,12 +63,48 @@ function isTimeout(err: unknown): boolean {
   return typeof err === "object" && err !== null && "errno" in err && err.errno === "ETIMEDOUT";
 }
 
-/** Modbus TCP and RTU through modbus-serial, with block reads (FC 1–4). */
+function messageOf(err: unknown): string {
+  if (typeof err === "object" && err !== null && "message" in err && typeof err.message === "string")
+    return err.message;
+  return String(err);
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with `promise`, or rejects with `onTimeout()` after `ms`. */
+function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+/**
+ * Modbus TCP and RTU through modbus-serial, with block reads (FC 1–4).
+ *
+ * Link policy: a timeout, a framing error or a closed port ends the connection (LinkError); the
+ * poller reconnects with backoff. A fresh connection is the only way to be sure a late reply to
+ * a timed-out request cannot be taken for the answer to the next one: RTU frames carry no
+ * transaction id, and re-opening the serial port flushes its input (tcflush); over TCP the late
+ * reply dies with the old socket.
+ */
 export class ModbusDriver implements Driver {
   readonly #device: AgentDevice;
   readonly #timeoutMs: number;
-  #client: ModbusRTU | undefined;
-  #plan: { key: string; blocks: Block[] } | undefined;
+  #link: Link | undefined;
+  #plan: ReadPlan | undefined;
+  #reading = false;
+  /** performance.now() when the last RTU frame ended, for the inter-frame silent interval. */
+  #lastFrameAt = 0;
 
   constructor(device: AgentDevice, options: { timeoutMs: number }) {
     this.#device = device;
@@ -54,101 +112,210 @@ export class ModbusDriver implements Driver {
   }
 
   get connected(): boolean {
-    return this.#client?.isOpen ?? false;
+    const link = this.#link;
+    return link !== undefined && link.lost === undefined && link.client.isOpen;
   }
 
   async connect(): Promise<void> {
     await this.close();
     const client = new ModbusRTU();
     const transport = transportOf(this.#device);
+    const link: Link = { client, transport, socket: undefined, lost: undefined, onLost: undefined };
+    const lose = (reason: string) => {
+      if (link.lost !== undefined) return;
+      link.lost = reason;
+      link.onLost?.(reason);
+    };
+    // A serial port error (adapter unplugged) is emitted as 'error': with no listener it would
+    // throw and take the whole agent down.
+    client.on("error", (err: unknown) => lose(`port error: ${messageOf(err)}`));
+    client.on("close", () => lose("connection closed by the device"));
     try {
-      if (transport.kind === "tcp") await client.connectTCP(transport.host, { port: transport.port });
-      else await client.connectRTUBuffered(transport.path, { baudRate: transport.baudRate });
+      if (transport.kind === "tcp") {
+        link.socket = await this.#openSocket(transport, lose);
+        await client.linkTCP(link.socket, { port: transport.port });
+      } else {
+        const opening = client.connectRTUBuffered(transport.path, { baudRate: transport.baudRate });
+        opening.catch(() => {});
+        await within(
+          opening,
+          this.#timeoutMs,
+          () => new Error(`port did not open within ${this.#timeoutMs} ms`),
+        );
+      }
     } catch (err) {
-      throw new LinkError(`connect failed: ${err instanceof Error ? err.message : String(err)}`);
+      await this.#dispose(link);
+      throw new LinkError(`connect failed: ${messageOf(err)}`);
     }
     client.setID(this.#device.slave_id ?? 1);
     client.setTimeout(this.#timeoutMs);
-    this.#client = client;
+    this.#link = link;
+    this.#lastFrameAt = 0;
+  }
+
+  /**
+   * Opens the TCP connection itself, bounded by the request timeout: modbus-serial's connectTCP
+   * has no connect timeout (a host that drops SYNs holds it for the kernel's ~2 min), and it keeps
+   * the socket private, so a reset connection would only show as a request timeout.
+   */
+  async #openSocket(
+    transport: { host: string; port: number },
+    lose: (reason: string) => void,
+  ): Promise<Socket> {
+    const socket = new Socket();
+    socket.on("error", (err) => lose(`socket error: ${err.message}`));
+    socket.on("close", () => lose("connection closed by the device"));
+    const connecting = new Promise<void>((resolve, reject) => {
+      socket.once("connect", resolve);
+      socket.once("error", reject);
+    });
+    socket.connect(transport.port, transport.host);
+    try {
+      await within(
+        connecting,
+        this.#timeoutMs,
+        () => new Error(`no connection within ${this.#timeoutMs} ms`),
+      );
+    } catch (err) {
+      socket.destroy();
+      throw err;
+    }
+    socket.setNoDelay(true);
+    return socket;
   }
 
   async read(variables: readonly AgentVariable[]): Promise<TagResult[]> {
-    const client = this.#client;
-    if (!client?.isOpen) throw new LinkError("not connected");
-    const results: TagResult[] = [];
-    const tags: BlockTag[] = [];
-    const byId = new Map<string, AgentVariable>();
-    for (const v of variables) {
-      if (v.register_address === null || v.data_type === "string") {
-        results.push({
-          variableId: v.id,
-          value: null,
-          quality: "config_error",
-          detail: "no numeric register address",
-        });
-        continue;
-      }
-      byId.set(v.id, v);
-      tags.push({ id: v.id, kind: v.register_kind, address: v.register_address, dataType: v.data_type });
-    }
-    for (const block of this.#blocks(tags)) {
-      let data: number[] | boolean[];
-      try {
-        data = await this.#readBlock(client, block);
-      } catch (err) {
-        if (isExceptionError(err)) {
+    const link = this.#link;
+    if (!link || !this.connected) throw new LinkError(link?.lost ?? "not connected");
+    // Modbus allows one outstanding request per RTU line; over TCP the devices this agent meets
+    // (PLCs, gateways) often serve one at a time too, so the driver never pipelines.
+    if (this.#reading) throw new Error("a read is already in progress on this connection");
+    this.#reading = true;
+    try {
+      const plan = this.#planFor(variables);
+      const results: TagResult[] = [...plan.refused];
+      for (let i = 0; i < plan.blocks.length; i++) {
+        const block = plan.blocks[i];
+        if (!block) continue;
+        try {
+          this.#decode(block, await this.#readBlock(link, block), results);
+        } catch (err) {
+          if (!isExceptionError(err)) throw this.#linkError(err);
+          if (err.modbusCode === ILLEGAL_DATA_ADDRESS && block.tags.length > 1) {
+            // One address the device does not have must not blank its neighbours: read this
+            // block tag by tag from now on, so only the bad tag reports the exception.
+            plan.blocks.splice(i, 1, ...splitBlock(block));
+            i -= 1;
+            continue;
+          }
           const detail = `exception ${err.modbusCode} (${EXCEPTIONS[err.modbusCode] ?? "unknown"})`;
           for (const t of block.tags)
-            results.push({ variableId: t.id, value: null, quality: "device_exception", detail });
-          continue;
+            results.push({ variableId: t.variable.id, value: null, quality: "device_exception", detail });
         }
-        if (isTimeout(err)) {
-          // A timed-out request leaves the stream in an unknown state: treat it as a lost link.
-          throw new LinkError(`timeout after ${this.#timeoutMs} ms`);
-        }
-        throw new LinkError(err instanceof Error ? err.message : String(err));
       }
-      for (const t of block.tags) {
-        const v = byId.get(t.id);
-        if (!v) continue;
-        const offset = t.address - block.start;
-        if (block.kind === "coil" || block.kind === "discrete") {
-          results.push({ variableId: t.id, value: (data as boolean[])[offset] ? 1 : 0, quality: "good" });
-          continue;
-        }
-        const regs = (data as number[]).slice(offset);
-        results.push({
-          variableId: t.id,
-          value: decodeRegisters(regs, v.data_type, v.word_order, v.scale_factor),
-          quality: "good",
-        });
-      }
+      return results;
+    } finally {
+      this.#reading = false;
     }
-    return results;
   }
 
   async close(): Promise<void> {
-    const client = this.#client;
-    this.#client = undefined;
-    if (client?.isOpen) await new Promise<void>((resolve) => client.close(() => resolve()));
+    const link = this.#link;
+    this.#link = undefined;
+    if (link) await this.#dispose(link);
   }
 
-  #blocks(tags: BlockTag[]): Block[] {
-    const key = tags.map((t) => `${t.id}@${t.kind}${t.address}`).join(",");
-    if (this.#plan?.key !== key) this.#plan = { key, blocks: planBlocks(tags) };
-    return this.#plan.blocks;
+  async #dispose(link: Link): Promise<void> {
+    link.lost ??= "closed";
+    link.onLost = undefined;
+    const { client, transport } = link;
+    if (transport.kind === "tcp") {
+      // destroy, not close: close() ends the socket and waits for the device's FIN, which a
+      // device that vanished from the network never sends. destroy() also cancels the
+      // transaction timers of anything still pending.
+      client.destroy(() => {});
+      link.socket?.destroy();
+      return;
+    }
+    // modbus-serial's destroy() skips ports without destroy() (the RTU port) and leaves the
+    // serial device open; close() releases it. A port that never opened calls back at once.
+    await within(
+      new Promise<void>((resolve) => client.close(() => resolve())),
+      this.#timeoutMs,
+      () => new Error("close timed out"),
+    ).catch(() => {});
   }
 
-  async #readBlock(client: ModbusRTU, block: Block): Promise<number[] | boolean[]> {
-    switch (block.kind) {
-      case "holding":
-        return (await client.readHoldingRegisters(block.start, block.count)).data; // FC 3
-      case "input":
-        return (await client.readInputRegisters(block.start, block.count)).data; // FC 4
-      case "coil":
-        return (await client.readCoils(block.start, block.count)).data; // FC 1
-      case "discrete":
-        return (await client.readDiscreteInputs(block.start, block.count)).data; // FC 2
+  #planFor(variables: readonly AgentVariable[]): ReadPlan {
+    const plan = this.#plan;
+    if (
+      plan &&
+      plan.variables.length === variables.length &&
+      plan.variables.every((v, i) => v === variables[i])
+    )
+      return plan;
+    this.#plan = planRead(variables);
+    return this.#plan;
+  }
+
+  #linkError(err: unknown): LinkError {
+    if (err instanceof LinkError) return err;
+    if (isTimeout(err)) return new LinkError(`timeout: no reply within ${this.#timeoutMs} ms`);
+    return new LinkError(messageOf(err));
+  }
+
+  /** Sends one read and returns the data bytes of its reply (registers, or packed bits). */
+  async #readBlock(link: Link, block: PlannedBlock): Promise<Buffer> {
+    const { client, transport } = link;
+    if (link.lost !== undefined) throw new LinkError(link.lost);
+    if (transport.kind === "rtu") {
+      // Timers run on a millisecond clock cached per loop turn and can fire up to 1 ms early.
+      const quietUntil = this.#lastFrameAt + silentIntervalMs(transport.baudRate);
+      for (let wait = quietUntil - performance.now(); wait > 0; wait = quietUntil - performance.now())
+        await sleep(Math.ceil(wait));
+    }
+    const request = (() => {
+      switch (block.kind) {
+        case "holding":
+          return client.readHoldingRegisters(block.start, block.count); // FC 3
+        case "input":
+          return client.readInputRegisters(block.start, block.count); // FC 4
+        case "coil":
+          return client.readCoils(block.start, block.count); // FC 1
+        case "discrete":
+          return client.readDiscreteInputs(block.start, block.count); // FC 2
+      }
+    })();
+    // A closed socket or port fails the request at once instead of after the full timeout.
+    const lost = new Promise<never>((_, reject) => {
+      link.onLost = (reason) => reject(new LinkError(reason));
+    });
+    try {
+      return (await Promise.race([request, lost])).buffer;
+    } finally {
+      link.onLost = undefined;
+      request.catch(() => {});
+      lost.catch(() => {});
+      this.#lastFrameAt = performance.now();
+    }
+  }
+
+  #decode(block: PlannedBlock, bytes: Buffer, results: TagResult[]): void {
+    if (block.kind === "coil" || block.kind === "discrete") {
+      // FC 1/2 pack the bits LSB first, eight per byte (Modbus APP v1.1b3 §6.1, §6.2).
+      for (const t of block.tags) {
+        const bit = ((bytes[t.offset >> 3] ?? 0) >> (t.offset & 7)) & 1;
+        results.push({ variableId: t.variable.id, value: bit, quality: "good" });
+      }
+      return;
+    }
+    for (const t of block.tags) {
+      const v = t.variable;
+      results.push({
+        variableId: v.id,
+        value: decodeBytes(bytes, t.offset * 2, v.data_type, v.word_order, v.scale_factor),
+        quality: "good",
+      });
     }
   }
 }

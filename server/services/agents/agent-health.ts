@@ -34,7 +34,8 @@ export function agentHealth(ctx: ServiceContext, auth: AuthContext, projectId: s
   let status: AgentHealth["status"];
   if (row.offlineAt && row.offlineAt.getTime() >= lastSeen) {
     status = "offline";
-    reasons.push("the agent disconnected (last will)");
+    // Either status: offline (a clean stop) or the broker's last will for a lost connection.
+    reasons.push("the agent went offline (stopped, or its connection was lost)");
   } else if (now - lastSeen > ONLINE_WINDOW_MS) {
     status = "offline";
     reasons.push(`no heartbeat for ${Math.round((now - lastSeen) / 1000)} s`);

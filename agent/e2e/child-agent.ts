@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import type { AgentFileConfig } from "../../shared/mqtt/agent-file-config.ts";
+
+const MAIN = join(import.meta.dirname, "..", "main.ts");
+
+/** A TCP port free right now (the agent's local API needs a fixed one across restarts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export type AgentStatusBody = {
+  connected: boolean;
+  config: { version: number; hash: string } | null;
+  last_values: { alias: string; value: number | null; quality: string; ts: string }[];
+  buffer: { batches: number; points: number; stored_points: number; dropped_batches: number };
+};
+
+/**
+ * caudal-agent as a real child process (`node agent/main.ts`, AGENT_CONFIG = a JSON file), so
+ * tests can kill -9 it or send SIGTERM, as systemd would.
+ */
+export class ChildAgent {
+  readonly configPath: string;
+  readonly config: AgentFileConfig;
+  readonly lines: string[] = [];
+  #child: ChildProcess | undefined;
+  #exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+
+  constructor(config: AgentFileConfig) {
+    this.config = config;
+    this.configPath = join(config.data_dir, "agent.json");
+    writeFileSync(this.configPath, JSON.stringify(config));
+  }
+
+  get running(): boolean {
+    return this.#child !== undefined;
+  }
+
+  /** Starts the process and resolves once it logged that it started (store open, local API up). */
+  async start(): Promise<void> {
+    if (this.#child) throw new Error("already running");
+    const from = this.lines.length;
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, AGENT_CONFIG: this.configPath, NOTIFY_SOCKET: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    this.#child = child;
+    this.#exit = new Promise((resolve) =>
+      child.once("exit", (code, signal) => {
+        this.#child = undefined;
+        resolve({ code, signal });
+      }),
+    );
+    let partial = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const text = partial + chunk.toString("utf8");
+      const parts = text.split("\n");
+      partial = parts.pop() ?? "";
+      this.lines.push(...parts.filter((l) => l.length > 0));
+    });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const started = await Promise.race([
+      (async () => {
+        for (;;) {
+          if (this.lines.slice(from).some((l) => l.includes("caudal-agent started"))) return true;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      })(),
+      this.#exit.then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+    ]);
+    if (!started) {
+      child.kill("SIGKILL");
+      throw new Error(`caudal-agent did not start: ${stderr || this.lines.slice(-5).join("\n")}`);
+    }
+  }
+
+  /** Sends `signal` and resolves with how the process ended. */
+  async kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+    const exit = this.#exit;
+    if (!this.#child || !exit) throw new Error("not running");
+    this.#child.kill(signal);
+    return exit;
+  }
+
+  /** GET /status on the agent's local API. */
+  async status(): Promise<AgentStatusBody> {
+    const res = await fetch(`http://127.0.0.1:${this.config.local_api_port}/status`);
+    if (res.status !== 200) throw new Error(`local /status: ${res.status}`);
+    return (await res.json()) as AgentStatusBody;
+  }
+
+  /** Log entries the process wrote (one JSON object per stdout line). */
+  entries(): { level: string; category: string; message: string }[] {
+    return this.lines.flatMap((l) => {
+      try {
+        return [JSON.parse(l) as { level: string; category: string; message: string }];
+      } catch {
+        return [];
+      }
+    });
+  }
+}
