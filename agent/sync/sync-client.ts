@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from "mqtt";
 import { type Payload, payloads, topics } from "../../shared/mqtt/topics.ts";
 import type { Outbox } from "../store/outbox.ts";
+import { telemetryMessage } from "./telemetry-message.ts";
 
 export type SyncOptions = {
   mqttUrl: string;
@@ -16,6 +17,11 @@ export type SyncOptions = {
 /** Live batches in flight at once; backlog is held to one so live data waits behind at most one batch. */
 const LIVE_WINDOW = 8;
 const BACKLOG_WINDOW = 1;
+/** How long stop() waits for the broker to confirm the clean "offline" status. */
+const STOP_PUBLISH_TIMEOUT_MS = 2_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /** A batch not acknowledged in this time is sent again (the server deduplicates on seq). */
 const ACK_TIMEOUT_MS = 30_000;
 
@@ -36,6 +42,9 @@ export class SyncClient {
   #timer: NodeJS.Timeout | undefined;
   #lastSync: number | null = null;
   #acked = 0;
+  /** Acknowledged batches not deleted yet: deleted together just after the next send (#onMessage). */
+  readonly #toDelete = new Set<number>();
+  #deleting: NodeJS.Immediate | undefined;
 
   constructor(options: SyncOptions) {
     this.#o = options;
@@ -84,9 +93,14 @@ export class SyncClient {
     if (this.#timer) clearInterval(this.#timer);
     const client = this.#client;
     this.#client = undefined;
-    if (!client) return;
+    if (client) await this.#disconnect(client);
+    // Before the store closes: an acknowledged batch left behind would only be sent again.
+    this.#deleteAcked();
+  }
+
+  async #disconnect(client: MqttClient): Promise<void> {
     if (this.#connected) {
-      await client
+      const offline = client
         .publishAsync(
           topics.status(this.#o.projectId),
           JSON.stringify({
@@ -96,9 +110,17 @@ export class SyncClient {
           }),
           { qos: 1, retain: true },
         )
-        .catch(() => {});
+        .then(
+          () => true,
+          () => false,
+        );
+      // A QoS 1 publish never settles if the link drops before its PUBACK: bound the wait, then
+      // close at once (the broker then publishes the last will, which says the same).
+      const delivered = await Promise.race([offline, sleep(STOP_PUBLISH_TIMEOUT_MS).then(() => false)]);
+      await client.endAsync(!delivered).catch(() => {});
+      return;
     }
-    await client.endAsync().catch(() => {});
+    await client.endAsync(true).catch(() => {});
   }
 
   /** A batch was committed to the store. While connected it travels in the live lane. */
@@ -157,9 +179,13 @@ export class SyncClient {
       if (ack.data.error) {
         this.#o.onLog("error", `server refused batch ${ack.data.seq}: ${ack.data.error}`);
       }
-      if (this.#o.outbox.ack(ack.data.seq)) this.#acked += 1;
       this.#lastSync = this.#o.now();
+      // The next batch leaves first; the delete (a sync to disk) follows and overlaps its round trip,
+      // in one transaction with every batch acknowledged meanwhile. Until then #send skips it; a crash
+      // before the delete only means the batch is sent again and acknowledged as a duplicate.
+      this.#toDelete.add(ack.data.seq);
       this.#pump();
+      this.#deleting ??= setImmediate(() => this.#deleteAcked());
       return;
     }
     if (topic === topics.config(this.#o.projectId)) {
@@ -215,20 +241,33 @@ export class SyncClient {
   }
 
   #send(seq: number, lane: "live" | "backlog"): boolean {
-    const batch = this.#o.outbox.get(seq);
     const client = this.#client;
-    if (!batch || !client) return false;
+    if (!client || this.#toDelete.has(seq)) return false;
+    const body = this.#o.outbox.bodyText(seq);
+    if (body === undefined) return false;
     this.#o.outbox.seal(seq);
-    const body: Payload<"telemetry"> = {
-      agent_id: this.#o.agentId,
-      seq,
-      lane,
-      series: batch.body.series,
-      alarms: batch.body.alarms,
-    };
     this.#inflight.set(seq, { lane, sentAt: this.#o.now() });
-    client.publish(topics.telemetry(this.#o.projectId), JSON.stringify(body), { qos: 1 });
+    client.publish(topics.telemetry(this.#o.projectId), telemetryMessage(this.#o.agentId, seq, lane, body), {
+      qos: 1,
+    });
     return true;
+  }
+
+  #deleteAcked(): void {
+    if (this.#deleting) clearImmediate(this.#deleting);
+    this.#deleting = undefined;
+    if (this.#toDelete.size === 0) return;
+    const seqs = [...this.#toDelete];
+    this.#toDelete.clear();
+    try {
+      this.#acked += this.#o.outbox.ackMany(seqs);
+    } catch (err) {
+      // Still stored: they are sent again and acknowledged as duplicates, never lost.
+      this.#o.onLog(
+        "error",
+        `deleting acknowledged batches failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
   }
 
   #resendStale(): void {

@@ -10,6 +10,7 @@ import { latestConfigMessages } from "../services/agents/deploy.ts";
 import { resolveAccessToken, sessionIsLive } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { mayPublish, maySubscribe } from "./access.ts";
+import { LiveValues } from "./live-values.ts";
 import { type MessageRouter, routeMessage } from "./messages.ts";
 import { principalOf, setPrincipal } from "./principal.ts";
 
@@ -114,13 +115,18 @@ export class MqttBroker {
         }),
       );
     };
+    const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
+    live.start();
     this.#ctx.events.on("agentTokenRotated", onRotated);
     this.#ctx.events.on("deploymentCreated", onDeployment);
     this.#ctx.events.on("sessionRevoked", onSessionRevoked);
+    this.#ctx.events.on("telemetry", live.observe);
     this.#unsubscribe = () => {
       this.#ctx.events.off("agentTokenRotated", onRotated);
       this.#ctx.events.off("sessionRevoked", onSessionRevoked);
       this.#ctx.events.off("deploymentCreated", onDeployment);
+      this.#ctx.events.off("telemetry", live.observe);
+      live.stop();
     };
     // Retained messages live in memory: put every project's newest configuration back.
     for (const { projectId, message } of latestConfigMessages(this.#ctx))
@@ -140,12 +146,12 @@ export class MqttBroker {
     this.#aedes?.handle(stream, request);
   }
 
-  publish(topic: string, payload: unknown, retain: boolean): Promise<void> {
+  publish(topic: string, payload: unknown, retain: boolean, qos: 0 | 1 = 1): Promise<void> {
     const aedes = this.#aedes;
     if (!aedes) return Promise.resolve();
     return new Promise((resolve, reject) => {
       aedes.publish(
-        { cmd: "publish", topic, payload: Buffer.from(JSON.stringify(payload)), qos: 1, retain, dup: false },
+        { cmd: "publish", topic, payload: Buffer.from(JSON.stringify(payload)), qos, retain, dup: false },
         (err) => (err ? reject(err) : resolve()),
       );
     });
