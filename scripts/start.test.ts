@@ -1,69 +1,115 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import mqtt from "mqtt";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { z } from "zod";
+import {
+  childPids,
+  freePorts,
+  isRunning,
+  type Ports,
+  portClosed,
+  type Started,
+  startSystem,
+} from "./start/start-fixture.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const BANNER_DONE = "Press Ctrl-C to stop.";
+const demoLogin = z.object({ email: z.string(), password: z.string() });
+const agentFile = z.object({ project_id: z.uuid(), agent_token: z.string(), mqtt_url: z.string() });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
+function mode(path: string): number {
+  return statSync(path).mode & 0o777;
 }
 
-type Started = { child: ChildProcess; output: () => string; exit: Promise<number | null> };
-
-function startSystem(dir: string, port: number): Started {
-  let output = "";
-  const child = spawn(process.execPath, ["scripts/start.ts"], {
-    cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      CAUDAL_ENV_FILE: join(dir, ".env"),
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      MQTT_PORT: "0",
-      DATA_DIR: join(dir, "data"),
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr?.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exit };
+/** The id printed after `label` in the banner (the project, the well, the tank). */
+function printedId(output: string, pattern: RegExp): string {
+  const id = pattern.exec(output)?.[1];
+  if (!id) throw new Error(`no match for ${pattern} in:\n${output}`);
+  return id;
 }
 
-async function until(condition: () => boolean, ms: number): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("timed out");
-    await new Promise((resolve) => setTimeout(resolve, 100));
+async function login(base: string, dataDir: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    // What the banner tells a person to do: curl -d @data/demo.json.
+    body: readFileSync(join(dataDir, "demo.json")),
+  });
+  expect(res.status).toBe(200);
+  return z.object({ token: z.string() }).parse(await res.json()).token;
+}
+
+async function withDeadline<T>(what: string, deadline: number, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`timed out waiting for ${what}`)),
+      Math.max(0, deadline - Date.now()),
+    );
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
-/** `npm start` minus the dependency install: scripts/start.ts with its own .env and data dir. */
-describe("scripts/start.ts", () => {
+async function poll<T>(what: string, deadline: number, check: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const latest = z.array(
+  z.object({
+    timestamp: z.string(),
+    readings: z.array(z.object({ variable: z.string(), value: z.number() })),
+  }),
+);
+
+/** The variables with a reading stored at or after `sinceMs` for the asset. */
+async function freshVariables(
+  base: string,
+  token: string,
+  assetId: string,
+  sinceMs: number,
+): Promise<string[]> {
+  const res = await fetch(`${base}/api/telemetry/${assetId}?limit=20`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (res.status !== 200) return [];
+  const payloads = latest.parse(await res.json()).filter((p) => Date.parse(p.timestamp) >= sinceMs);
+  return [...new Set(payloads.flatMap((p) => p.readings.map((r) => r.variable)))].sort();
+}
+
+/** Stops start.ts with `signal` and checks that it and every program it ran have ended. */
+async function stopAndCheck(running: Started, signal: NodeJS.Signals, ports: number[]): Promise<void> {
+  const pid = running.child.pid ?? 0;
+  const children = childPids(pid);
+  running.child.kill(signal);
+  expect(await running.exit).toBe(0);
+  for (const child of children) expect(isRunning(child), `child ${child} still runs`).toBe(false);
+  for (const port of ports) expect(await portClosed(port), `port ${port} still open`).toBe(true);
+}
+
+describe("npm start (scripts/start.ts)", () => {
   let dir: string;
+  let ports: Ports;
   let running: Started | undefined;
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), "caudal-start-"));
+    ports = await freePorts();
   });
   afterEach(async () => {
     if (running && running.child.exitCode === null) {
+      // Its programs run in their own process groups: kill them too, then the supervisor.
+      for (const child of childPids(running.child.pid ?? 0)) process.kill(child, "SIGKILL");
       running.child.kill("SIGKILL");
       await running.exit;
     }
@@ -71,27 +117,167 @@ describe("scripts/start.ts", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it(`writes .env, serves /health, prints the URLs, and stops on ${signal}`, async () => {
-      const port = await freePort();
-      running = startSystem(dir, port);
-      const started = running;
-      await until(() => started.output().includes("Press Ctrl-C to stop."), 60_000);
-      expect(statSync(join(dir, ".env")).mode & 0o777).toBe(0o600);
-      const out = started.output();
-      expect(out).toContain(`http://127.0.0.1:${port}/docs`);
-      expect(out).toContain(`http://127.0.0.1:${port}/health`);
-      expect(out).toContain(`http://127.0.0.1:${port}/metrics`);
-      expect(out).toContain("/api/auth/setup/register");
-      const health = await fetch(`http://127.0.0.1:${port}/health`);
-      expect(health.status).toBe(200);
+  it("runs server, agent and simulator with the demo: telemetry reaches the API, the WebSocket and MQTT; SIGTERM stops all", async () => {
+    const startedAt = Date.now();
+    const deadline = startedAt + 20_000;
+    running = startSystem(dir, ports);
+    const started = running;
+    await started.waitFor(BANNER_DONE, 20_000);
+    const out = started.output();
+    const base = `http://127.0.0.1:${ports.http}`;
+    const dataDir = join(dir, "data");
 
-      started.child.kill(signal);
-      expect(await started.exit).toBe(0);
-      // The server child is gone too: nothing listens any more.
-      await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
-    }, 90_000);
-  }
+    // Secrets and credentials are private files.
+    expect(mode(join(dir, ".env"))).toBe(0o600);
+    expect(mode(join(dataDir, "demo.json"))).toBe(0o600);
+    expect(mode(join(dataDir, "agent", "agent.json"))).toBe(0o600);
+    const credentials = demoLogin.parse(JSON.parse(readFileSync(join(dataDir, "demo.json"), "utf8")));
+    const agentConfig = agentFile.parse(
+      JSON.parse(readFileSync(join(dataDir, "agent", "agent.json"), "utf8")),
+    );
+    expect(agentConfig.mqtt_url).toBe(`mqtt://127.0.0.1:${ports.mqtt}`);
+
+    // The banner: URLs, the one-time demo login, and how to watch.
+    const projectId = printedId(out, /Demo project "Demo field" \(America\/Bogota\), id ([0-9a-f-]{36})/);
+    const wellId = printedId(out, /well\s+Well DF-1\s+([0-9a-f-]{36})/);
+    const tankId = printedId(out, /tank\s+Tank TK-1\s+([0-9a-f-]{36})/);
+    expect(projectId).toBe(agentConfig.project_id);
+    for (const path of ["/api", "/docs", "/health", "/metrics"]) expect(out).toContain(`${base}${path}`);
+    expect(out).toContain(`http://127.0.0.1:${ports.agent}/status`);
+    expect(out).toContain(`password  ${credentials.password}`);
+    expect(out).toContain(`${base}/api/telemetry/${wellId}`);
+    expect(out).toContain(
+      `ws://127.0.0.1:${ports.http}/api/ws/telemetry?token=$TOKEN&project_id=${projectId}`,
+    );
+    expect(out).toContain(
+      `mosquitto_sub -h 127.0.0.1 -p ${ports.mqtt} -u ${credentials.email} -P "$TOKEN" -t 'caudal/v1/${projectId}/#' -v`,
+    );
+    // The agent token is never printed.
+    expect(out).not.toContain(agentConfig.agent_token);
+
+    const token = await login(base, dataDir);
+
+    // WebSocket and MQTT subscribers, as the banner describes them.
+    const ws = new WebSocket(
+      `ws://127.0.0.1:${ports.http}/api/ws/telemetry?token=${token}&project_id=${projectId}`,
+    );
+    const wsTelemetry = new Promise<{ asset_id: string }>((resolve, reject) => {
+      ws.on("error", reject);
+      ws.on("message", (data: Buffer) => {
+        const frame = z
+          .object({ type: z.string(), asset_id: z.string().optional() })
+          .parse(JSON.parse(data.toString()));
+        if (frame.type === "telemetry" && frame.asset_id) resolve({ asset_id: frame.asset_id });
+      });
+    });
+    const sub = await mqtt.connectAsync(`mqtt://127.0.0.1:${ports.mqtt}`, {
+      username: credentials.email,
+      password: token,
+      reconnectPeriod: 0,
+    });
+    const mqttTelemetry = new Promise<string>((resolve) =>
+      sub.on("message", (topic) => {
+        if (topic.endsWith("/agent/telemetry")) resolve(topic);
+      }),
+    );
+    await sub.subscribeAsync(`caudal/v1/${projectId}/#`);
+
+    try {
+      const frame = await withDeadline("a WebSocket telemetry frame", deadline, wsTelemetry);
+      expect([wellId, tankId]).toContain(frame.asset_id);
+      expect(await withDeadline("an MQTT telemetry batch", deadline, mqttTelemetry)).toBe(
+        `caudal/v1/${projectId}/agent/telemetry`,
+      );
+      // Every demo tag reaches the API, on its own asset.
+      expect(
+        await poll("the well's tags", deadline, async () => {
+          const v = await freshVariables(base, token, wellId, startedAt);
+          return v.length === 3 ? v : undefined;
+        }),
+      ).toEqual(["oil_flow_rate", "wellhead_pressure", "wellhead_temperature"]);
+      expect(
+        await poll("the tank's tag", deadline, async () => {
+          const v = await freshVariables(base, token, tankId, startedAt);
+          return v.length > 0 ? v : undefined;
+        }),
+      ).toEqual(["tank_level"]);
+    } finally {
+      ws.close();
+      await sub.endAsync();
+    }
+    await started.waitFor("== telemetry is flowing", 10_000);
+
+    await stopAndCheck(started, "SIGTERM", [ports.http, ports.mqtt, ports.sim, ports.agent]);
+  }, 60_000);
+
+  it("reuses the demo account, project and agent token on a second start, and follows SIM_PORT; SIGINT stops all", async () => {
+    const dataDir = join(dir, "data");
+    running = startSystem(dir, ports);
+    await running.waitFor("== telemetry is flowing", 25_000);
+    const first = running.output();
+    const firstLogin = readFileSync(join(dataDir, "demo.json"), "utf8");
+    const firstAgent = agentFile.parse(
+      JSON.parse(readFileSync(join(dataDir, "agent", "agent.json"), "utf8")),
+    );
+    await stopAndCheck(running, "SIGINT", [ports.http, ports.mqtt, ports.sim, ports.agent]);
+    expect(first).toContain("== demo: account created, agent token issued, configuration v1 deployed");
+
+    // Same data, the simulator on another port: the devices follow it with a new deployment.
+    const moved = { ...ports, sim: (await freePorts()).sim };
+    const secondStart = Date.now();
+    running = startSystem(dir, moved);
+    await running.waitFor("== telemetry is flowing", 25_000);
+    const second = running.output();
+    expect(second).toContain("== demo: account reused, agent token reused, configuration v2 deployed");
+    expect(readFileSync(join(dataDir, "demo.json"), "utf8")).toBe(firstLogin);
+    const secondAgent = agentFile.parse(
+      JSON.parse(readFileSync(join(dataDir, "agent", "agent.json"), "utf8")),
+    );
+    expect(secondAgent.agent_token).toBe(firstAgent.agent_token);
+    expect(secondAgent.project_id).toBe(firstAgent.project_id);
+    // The password was shown once, on the first start.
+    const password = demoLogin.parse(JSON.parse(firstLogin)).password;
+    expect(first).toContain(password);
+    expect(second).not.toContain(password);
+    expect(second).toContain(`password  in ${join(dataDir, "demo.json")}`);
+
+    const base = `http://127.0.0.1:${ports.http}`;
+    const token = await login(base, dataDir);
+    const projects = await fetch(`${base}/api/edge/projects`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const names = z.array(z.object({ name: z.string() })).parse(await projects.json());
+    expect(names.filter((p) => p.name === "Demo field")).toHaveLength(1);
+    const wellId = printedId(second, /well\s+Well DF-1\s+([0-9a-f-]{36})/);
+    expect(first).toContain(wellId);
+    expect((await freshVariables(base, token, wellId, secondStart)).length).toBeGreaterThan(0);
+
+    await stopAndCheck(running, "SIGINT", [moved.http, moved.mqtt, moved.sim, moved.agent]);
+  }, 90_000);
+
+  it("with CAUDAL_DEMO=0 runs the server alone; later it leaves a database with other accounts alone", async () => {
+    running = startSystem(dir, ports, { CAUDAL_DEMO: "0" });
+    await running.waitFor(BANNER_DONE, 30_000);
+    expect(running.output()).toContain("/api/auth/setup/register");
+    const base = `http://127.0.0.1:${ports.http}`;
+    const register = await fetch(`${base}/api/auth/setup/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "owner@example.com", name: "Owner", password: "owner-password-1" }),
+    });
+    expect(register.status).toBe(201);
+    await stopAndCheck(running, "SIGTERM", [ports.http, ports.mqtt]);
+
+    running = startSystem(dir, ports);
+    await running.waitFor(BANNER_DONE, 30_000);
+    const out = running.output();
+    expect(out).toContain("== the demo is not started: accounts already exist in this database");
+    expect(out).not.toContain("agent   |");
+    // The server knows an account exists: no first-account instructions.
+    expect(out).not.toContain("/api/auth/setup/register");
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    await stopAndCheck(running, "SIGTERM", [ports.http, ports.mqtt]);
+  }, 60_000);
 
   it("exits non-zero when the server cannot start (port taken)", async () => {
     const blocker = createServer();
@@ -102,12 +288,19 @@ describe("scripts/start.ts", () => {
       }),
     );
     try {
-      running = startSystem(dir, port);
+      running = startSystem(dir, { ...ports, http: port });
       const code = await running.exit;
       expect(code).not.toBe(0);
       expect(running.output()).toMatch(/server\s+exited with code/);
     } finally {
       blocker.close();
     }
-  }, 90_000);
+  }, 60_000);
+
+  it("refuses an invalid SIM_PORT before starting anything", async () => {
+    running = startSystem(dir, ports, { SIM_PORT: "not-a-port" });
+    expect(await running.exit).toBe(1);
+    expect(running.output()).toMatch(/SIM_PORT/);
+    expect(await portClosed(ports.http)).toBe(true);
+  });
 });

@@ -1,14 +1,19 @@
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ConfigError, loadServerConfig } from "../server/config.ts";
+import { loadServerConfig, type ServerConfig } from "../server/config.ts";
+import { provisionDemo } from "./demo/provision.ts";
 import { banner, probeBaseUrl, publicBaseUrl } from "./start/banner.ts";
+import { demoBanner } from "./start/demo-banner.ts";
 import { ensureEnvFile, mergeEnv } from "./start/env-file.ts";
+import { requiresSetup, waitForHealth, waitForPort, waitForTelemetry } from "./start/readiness.ts";
+import { loadStartConfig, type StartConfig } from "./start/start-config.ts";
 import { Supervisor } from "./start/supervisor.ts";
 
 // `npm start` (after scripts/start.sh installed dependencies): the whole system in the foreground.
-// Each program is a child of this supervisor; the agent and the PLC simulator join the list later.
+// The server first; once it answers, the demo is provisioned over its REST API, then the PLC
+// simulator and the agent join. Each program is a child of one supervisor.
 const root = fileURLToPath(new URL("..", import.meta.url));
-const envPath = process.env.CAUDAL_ENV_FILE ?? join(root, ".env");
+const envPath = process.env.CAUDAL_ENV_FILE ?? resolve(root, ".env");
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const envFile = ensureEnvFile(envPath);
@@ -16,44 +21,126 @@ if (envFile.created) say(`== wrote ${envPath} with fresh secrets (mode 0600)`);
 for (const warning of envFile.warnings) say(`== warning: ${warning}`);
 const env = mergeEnv(envFile.values, process.env);
 
-let config: ReturnType<typeof loadServerConfig>;
+let config: ServerConfig;
+let start: StartConfig;
 try {
   config = loadServerConfig(env);
+  start = loadStartConfig(env);
 } catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
+  // ConfigError (server variables) or the Error of loadStartConfig: both list every bad variable.
+  if (!(err instanceof Error)) throw err;
   process.stderr.write(`npm start: ${err.message}\n(fix ${envPath} or the shell environment)\n`);
   process.exit(1);
 }
 
-const supervisor = new Supervisor(say);
-supervisor.start({ name: "server", command: process.execPath, args: ["server/main.ts"], cwd: root, env });
+/** The agent and the simulator need none of the server's secrets. */
+const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...childEnv } = env;
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+const supervisor = new Supervisor(say);
+const abort = new AbortController();
+supervisor.start(program("server", "server/main.ts", env));
+
+// The programs run in their own process groups (supervisor.ts): a closed terminal (SIGHUP) must
+// stop them too, and so must this process ending any other way.
+process.on("exit", () => supervisor.killAll());
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
     say(supervisor.stopping ? "== stopping now (killing)" : `== ${signal}: stopping`);
+    abort.abort();
     supervisor.stop(signal);
   });
 }
 
-void announceWhenUp();
-process.exitCode = await supervisor.wait();
+let failed = false;
+void bringUp().catch((err: unknown) => {
+  if (supervisor.stopping) return;
+  failed = true;
+  say(`== npm start failed: ${err instanceof Error ? err.message : String(err)}`);
+  supervisor.stop("SIGTERM");
+});
+const code = await supervisor.wait();
+// Every program has ended: whatever bringUp() still waits for (a health probe, an API call) is moot.
+abort.abort();
+process.exit(code === 0 && failed ? 1 : code);
 
-/** Prints the URLs once /health answers, and whether the first account still has to be made. */
-async function announceWhenUp(): Promise<void> {
+async function bringUp(): Promise<void> {
   const probe = probeBaseUrl(config);
-  const deadline = Date.now() + 60_000;
-  while (!supervisor.stopping && Date.now() < deadline) {
-    try {
-      const health = await fetch(`${probe}/health`, { signal: AbortSignal.timeout(2000) });
-      if (health.status === 200 || health.status === 503) {
-        const status = await fetch(`${probe}/api/auth/setup/status`, { signal: AbortSignal.timeout(2000) });
-        const body = status.ok ? ((await status.json()) as { requires_setup?: boolean }) : {};
-        say(banner(publicBaseUrl(config), body.requires_setup, envPath));
-        return;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  const base = publicBaseUrl(config);
+  if (!(await waitForHealth(probe, 60_000, abort.signal))) {
+    if (!supervisor.stopping) throw new Error(`the server did not answer ${probe}/health within 60 s`);
+    return;
   }
+  if (!start.CAUDAL_DEMO) {
+    say(banner(base, await requiresSetup(probe), envPath));
+    return;
+  }
+
+  // A wildcard bind is reached on IPv4 loopback; MQTT_PORT=0 leaves only MQTT over WebSocket.
+  const host = new URL(probe).hostname;
+  const mqttUrl =
+    config.MQTT_PORT === 0 ? `${probe.replace(/^http/, "ws")}/mqtt` : `mqtt://${host}:${config.MQTT_PORT}`;
+  const result = await provisionDemo({
+    baseUrl: probe,
+    dataDir: resolve(root, config.DATA_DIR),
+    mqttUrl,
+    sim: { host: "127.0.0.1", port: start.SIM_PORT },
+    agentLocalApiPort: start.AGENT_LOCAL_API_PORT,
+    signal: abort.signal,
+  });
+  if (!result.ok) {
+    say(`== the demo is not started: ${result.reason}.`);
+    say(
+      "== The server runs alone. For the demo, use an empty data directory: DATA_DIR=./data-demo npm start",
+    );
+    say(banner(base, await requiresSetup(probe), envPath));
+    return;
+  }
+  const { setup } = result;
+  say(
+    `== demo: account ${setup.accountCreated ? "created" : "reused"}, agent token ${setup.agentTokenIssued ? "issued" : "reused"}, ` +
+      (setup.deployedVersion === null
+        ? "configuration unchanged"
+        : `configuration v${setup.deployedVersion} deployed`),
+  );
+
+  const simEnv = { ...childEnv, SIM_PORT: String(start.SIM_PORT), SIM_HOST: "127.0.0.1" };
+  if (!supervisor.start(program("plc-sim", "scripts/sim/plc-simulator.ts", simEnv))) return;
+  // The agent would retry, but with a back-off: let the simulator listen first.
+  await waitForPort("127.0.0.1", start.SIM_PORT, 10_000, abort.signal);
+  const agentEnv = { ...childEnv, AGENT_CONFIG: setup.agentConfigFile };
+  if (!supervisor.start(program("agent", "agent/main.ts", agentEnv))) return;
+  const agentStartedAt = Date.now();
+
+  say(
+    demoBanner({
+      base,
+      mqttHost: host.replace(/^\[|\]$/g, ""),
+      mqttPort: config.MQTT_PORT === 0 ? null : config.MQTT_PORT,
+      simPort: start.SIM_PORT,
+      agentLocalApiPort: start.AGENT_LOCAL_API_PORT,
+      envFile: envPath,
+      nodePath: process.execPath,
+      setup,
+    }),
+  );
+
+  const flowing = await waitForTelemetry(
+    probe,
+    setup.assetIds.well,
+    setup.accessToken,
+    agentStartedAt,
+    30_000,
+    abort.signal,
+  );
+  if (supervisor.stopping) return;
+  say(
+    flowing
+      ? `== telemetry is flowing: the well's first readings were stored ${((Date.now() - agentStartedAt) / 1000).toFixed(1)} s after the agent started`
+      : `== no telemetry after 30 s: see the agent's lines above and http://127.0.0.1:${start.AGENT_LOCAL_API_PORT}/status`,
+  );
+}
+
+/** A program of the system: node running one of this repository's entry points. */
+function program(name: string, entry: string, programEnv: NodeJS.ProcessEnv) {
+  return { name, command: process.execPath, args: [entry], cwd: root, env: programEnv };
 }
