@@ -60,8 +60,19 @@ export const newLogBody = z
   .object({
     project_id: z.uuid("project_id must be a UUID"),
     level,
-    message: z.string().min(1, "is required").max(4000),
-    category: z.string().trim().min(1).max(64).optional(),
+    message: z
+      .string()
+      .max(4000, "must be at most 4000 characters")
+      .refine((m) => m.trim().length > 0, "is required")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (but tab and newline) are refused
+      .refine((m) => !/[\x00-\x08\x0b-\x1f\x7f]/.test(m), "must not contain control characters"),
+    category: z
+      .string()
+      .trim()
+      .min(1, "must not be empty")
+      .max(64, "must be at most 64 characters")
+      .regex(/^[\w.:-]+$/, "letters, digits, _ . : - only")
+      .optional(),
   })
   .openapi("NewAgentLogEntry");
 

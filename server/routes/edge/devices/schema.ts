@@ -19,7 +19,8 @@ export const createDeviceRequest = z
       .trim()
       .min(1, "must not be empty")
       .max(255, "must be at most 255 characters")
-      .regex(/^[^\s]+$/, "must not contain whitespace")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+      .regex(/^[^\s\x00-\x1f\x7f]+$/, "must not contain whitespace or control characters")
       .nullable()
       .optional()
       .openapi({
