@@ -25,6 +25,7 @@ export type PollerOptions = {
 };
 
 type Group = { intervalMs: number; variables: AgentVariable[]; nextAt: number };
+type Batch = { variables: AgentVariable[]; byId: Map<string, AgentVariable> };
 
 /**
  * Polls one device on its own async loop: one request in flight on its connection, a timeout
@@ -36,6 +37,7 @@ export class DevicePoller {
   readonly #driver: Driver;
   readonly #options: PollerOptions;
   readonly #groups: Group[];
+  readonly #batches = new Map<string, Batch>();
   #running = false;
   #wake: (() => void) | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -116,14 +118,13 @@ export class DevicePoller {
     const now = this.#options.now();
     const due = this.#groups.filter((g) => g.nextAt <= now);
     if (due.length === 0) return;
-    const variables = due.flatMap((g) => g.variables);
+    const { variables, byId } = this.#batch(due);
     const results = await this.#driver.read(variables);
     const ts = this.#options.now();
     for (const g of due) {
       // Keep the cadence: the next poll is one interval after the previous slot, not after now.
       g.nextAt = g.nextAt === 0 ? ts + g.intervalMs : Math.max(g.nextAt + g.intervalMs, ts);
     }
-    const byId = new Map(variables.map((v) => [v.id, v]));
     const values: PolledValue[] = [];
     for (const result of results) {
       const variable = byId.get(result.variableId);
@@ -131,6 +132,21 @@ export class DevicePoller {
     }
     this.#status.last_read_at = new Date(ts).toISOString();
     this.#options.onValues(this.device, values);
+  }
+
+  /**
+   * The variables of a set of due groups, built once per set: the same array on every poll lets
+   * the driver reuse its block plan without comparing the lists.
+   */
+  #batch(due: Group[]): Batch {
+    const key = due.map((g) => this.#groups.indexOf(g)).join(",");
+    let batch = this.#batches.get(key);
+    if (!batch) {
+      const variables = due.flatMap((g) => g.variables);
+      batch = { variables, byId: new Map(variables.map((v) => [v.id, v])) };
+      this.#batches.set(key, batch);
+    }
+    return batch;
   }
 
   #untilNextDue(): number {

@@ -80,6 +80,8 @@ export class SyncClient {
         retain: true,
       },
       queueQoSZero: false,
+      // mqtt-packet otherwise keeps a cache of 65,536 Buffers (~7 MB of heap) for packet ids.
+      writeCache: false,
     });
     this.#client = client;
     client.on("connect", () => this.#onConnect());

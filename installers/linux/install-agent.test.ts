@@ -76,7 +76,7 @@ describe("installers/linux/install-agent.sh (staged with --root)", () => {
     expect(existsSync(join(root, "opt/caudal/node_modules/vitest"))).toBe(false);
     expect(readlinkSync(join(root, "usr/local/bin/node"))).toMatch(/node$/);
     const unit = readFileSync(join(root, "etc/systemd/system/caudal-agent.service"), "utf8");
-    expect(unit).toContain("ExecStart=/usr/local/bin/node agent/main.ts");
+    expect(unit).toMatch(/^ExecStart=\/usr\/local\/bin\/node .*agent\/main\.ts$/m);
     expect(unit).toMatch(/^SupplementaryGroups=dialout$/m);
   }, 240_000);
 });

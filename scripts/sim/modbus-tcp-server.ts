@@ -12,7 +12,18 @@ export class ModbusTcpServer {
   readonly input = new Uint16Array(65536);
   readonly coils = new Uint8Array(65536);
   readonly discrete = new Uint8Array(65536);
+  /** Requests answered, over all connections. */
   requests = 0;
+  /** Connections accepted so far. */
+  connections = 0;
+  /**
+   * The most requests one connection ever had waiting for their reply at once: a client that
+   * never pipelines keeps this at 1. Requests that arrive in one read were all sent before any
+   * of their replies, so they count together; `responseDelayMs` widens the window further.
+   */
+  maxInFlight = 0;
+  /** Delay before each reply (replies keep their order), to model a slow device. */
+  responseDelayMs = 0;
   #server: Server | undefined;
   readonly #sockets = new Set<Socket>();
 
@@ -38,17 +49,32 @@ export class ModbusTcpServer {
 
   #serve(socket: Socket): void {
     this.#sockets.add(socket);
+    this.connections += 1;
     socket.setNoDelay(true);
     let pending = Buffer.alloc(0);
+    let inFlight = 0;
     socket.on("data", (chunk) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let answered = 0;
       while (pending.length >= 7) {
         const length = pending.readUInt16BE(4);
         if (pending.length < 6 + length) break;
         const frame = pending.subarray(0, 6 + length);
         pending = pending.subarray(6 + length);
-        socket.write(this.#answer(frame));
+        inFlight += 1;
+        this.maxInFlight = Math.max(this.maxInFlight, inFlight);
+        if (this.responseDelayMs <= 0) {
+          answered += 1;
+          socket.write(this.#answer(frame));
+          continue;
+        }
+        // Equal delays fire in the order they were set, so replies keep the request order.
+        setTimeout(() => {
+          inFlight -= 1;
+          if (!socket.destroyed) socket.write(this.#answer(frame));
+        }, this.responseDelayMs);
       }
+      inFlight -= answered;
     });
     socket.on("error", () => socket.destroy());
     socket.on("close", () => this.#sockets.delete(socket));

@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { SilentPeer, SynDropPeer } from "../../../scripts/sim/black-hole.ts";
 import { ModbusTcpServer } from "../../../scripts/sim/modbus-tcp-server.ts";
@@ -116,6 +117,22 @@ describe("Modbus requests on the wire", () => {
     await driver.read(variables);
     expect(server.requests).toBe(20);
     expect(server.maxInFlight).toBe(1);
+  });
+
+  it("would see a client that pipelines: the simulator counts requests sent together", async () => {
+    const server = await fastServer();
+    const request = (id: number) => Buffer.from([0, id, 0, 0, 0, 6, 1, 3, 0, 0, 0, 1]);
+    const socket = connect(server.port, "127.0.0.1");
+    cleanup.push(() => {
+      socket.destroy();
+    });
+    let received = 0;
+    socket.on("data", (chunk) => {
+      received += chunk.length;
+    });
+    socket.write(Buffer.concat([request(1), request(2)]));
+    await expect.poll(() => received).toBe(2 * 11);
+    expect(server.maxInFlight).toBe(2);
   });
 
   it("coalesces adjacent tags into the fewest requests a value never straddles", async () => {

@@ -3,7 +3,8 @@ import { PtyPair, PymodbusPeer, rtuSkipReason } from "../../../scripts/sim/pymod
 import { DevicePoller, type PolledValue } from "../../runtime/device-poller.ts";
 import { LinkError } from "../driver.ts";
 import { driverFactory } from "../registry.ts";
-import { DEFAULT_BAUD_RATE, ModbusDriver, silentIntervalMs, transportOf } from "./modbus-driver.ts";
+import { ModbusDriver } from "./modbus-driver.ts";
+import { DEFAULT_BAUD_RATE, silentIntervalMs, transportOf } from "./protocol.ts";
 import { ScriptedRtuSlave } from "./rtu-line.ts";
 import { buildVectors, testDevice, testVariable } from "./test-vectors.ts";
 
@@ -107,11 +108,11 @@ describe.skipIf(skip !== null)(`Modbus RTU over a socat pty pair${skip ? ` (skip
     const pair = await line();
     const STALE = 0xdead;
     const FRESH = 0x0042;
-    // The first request is answered 150 ms late (after the 100 ms timeout), with a value that
-    // must never be reported; every later one after 60 ms. A driver that kept the line after the
+    // The first request is answered at 450 ms, after the 300 ms timeout, with a value that must
+    // never be reported; every later one after 150 ms. A driver that kept the line after the
     // timeout would have its next request outstanding when the stale reply comes in.
     const slave = new ScriptedRtuSlave(pair.a, {
-      delayMs: (i) => (i === 0 ? 150 : 60),
+      delayMs: (i) => (i === 0 ? 450 : 150),
       answer: (i, count) => new Array(count).fill(i === 0 ? STALE : FRESH),
     });
     cleanup.push(() => slave.close());
@@ -119,19 +120,19 @@ describe.skipIf(skip !== null)(`Modbus RTU over a socat pty pair${skip ? ` (skip
     const d = testDevice({ protocol: "modbus_rtu", host: pair.b, port: 19_200, slave_id: 1, variables: [v] });
     const seen: PolledValue[] = [];
     const poller = new DevicePoller(d, driverFactory, {
-      timeoutMs: 100,
-      minBackoffMs: 200,
-      maxBackoffMs: 400,
+      timeoutMs: 300,
+      minBackoffMs: 500,
+      maxBackoffMs: 1000,
       now: Date.now,
       onValues: (_, values) => seen.push(...values),
       onLog: () => {},
     });
     cleanup.push(() => poller.stop());
     poller.start();
-    await expect.poll(() => seen.length, { timeout: 5000 }).toBeGreaterThanOrEqual(5);
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(5);
     await poller.stop();
     expect(seen.map((s) => s.result.value)).not.toContain(STALE);
     expect(seen.every((s) => s.result.quality === "good" && s.result.value === FRESH)).toBe(true);
-    expect(poller.status.reconnects).toBe(1);
+    expect(poller.status.reconnects).toBeGreaterThanOrEqual(1);
   });
 });

@@ -3,16 +3,21 @@ import modbusSerial from "modbus-serial";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { type Driver, LinkError, type TagResult } from "../driver.ts";
 import { decodeBytes } from "./decode.ts";
+import {
+  exceptionDetail,
+  ILLEGAL_DATA_ADDRESS,
+  isExceptionError,
+  isTimeout,
+  silentIntervalMs,
+  type Transport,
+  transportOf,
+} from "./protocol.ts";
 import { type PlannedBlock, planRead, type ReadPlan, splitBlock } from "./read-plan.ts";
 
 // modbus-serial is CommonJS; under NodeNext its default import is module.exports, whose
 // `default` property is the client class.
 const ModbusRTU = modbusSerial.default;
 type ModbusRTU = InstanceType<typeof ModbusRTU>;
-
-type Transport =
-  | { kind: "tcp"; host: string; port: number }
-  | { kind: "rtu"; path: string; baudRate: number };
 
 /** One open connection; `lost` is set once the port reports an error or closes. */
 type Link = {
@@ -22,46 +27,6 @@ type Link = {
   lost: string | undefined;
   onLost: ((reason: string) => void) | undefined;
 };
-
-// Modbus exception codes (Modbus APP v1.1b3 §7).
-const EXCEPTIONS: Record<number, string> = {
-  1: "illegal function",
-  2: "illegal data address",
-  3: "illegal data value",
-  4: "server device failure",
-  5: "acknowledge",
-  6: "server device busy",
-  10: "gateway path unavailable",
-  11: "gateway target device failed to respond",
-};
-const ILLEGAL_DATA_ADDRESS = 2;
-
-/** 19,200 baud is the required default of Modbus over Serial Line v1.02 §2.5.1. */
-export const DEFAULT_BAUD_RATE = 19_200;
-
-export function transportOf(device: AgentDevice): Transport {
-  if (device.protocol === "modbus_rtu") {
-    // For RTU, `host` carries the serial device path and `port` the baud rate.
-    return { kind: "rtu", path: device.host ?? "/dev/ttyUSB0", baudRate: device.port ?? DEFAULT_BAUD_RATE };
-  }
-  return { kind: "tcp", host: device.host ?? "127.0.0.1", port: device.port ?? 502 };
-}
-
-/**
- * The silent interval that must separate two RTU frames: 3.5 character times of 11 bits, fixed at
- * 1.75 ms above 19,200 baud (Modbus over Serial Line v1.02 §2.5.1.1).
- */
-export function silentIntervalMs(baudRate: number): number {
-  return baudRate > 19_200 ? 1.75 : (3.5 * 11 * 1000) / baudRate;
-}
-
-function isExceptionError(err: unknown): err is { modbusCode: number; message: string } {
-  return typeof err === "object" && err !== null && "modbusCode" in err && typeof err.modbusCode === "number";
-}
-
-function isTimeout(err: unknown): boolean {
-  return typeof err === "object" && err !== null && "errno" in err && err.errno === "ETIMEDOUT";
-}
 
 function messageOf(err: unknown): string {
   if (typeof err === "object" && err !== null && "message" in err && typeof err.message === "string")
@@ -151,6 +116,9 @@ export class ModbusDriver implements Driver {
     client.setTimeout(this.#timeoutMs);
     this.#link = link;
     this.#lastFrameAt = 0;
+    // Blocks split after an illegal-address exception are coalesced again on a new connection
+    // (the device may have been reconfigured meanwhile).
+    this.#plan = undefined;
   }
 
   /**
@@ -208,7 +176,7 @@ export class ModbusDriver implements Driver {
             i -= 1;
             continue;
           }
-          const detail = `exception ${err.modbusCode} (${EXCEPTIONS[err.modbusCode] ?? "unknown"})`;
+          const detail = exceptionDetail(err.modbusCode);
           for (const t of block.tags)
             results.push({ variableId: t.variable.id, value: null, quality: "device_exception", detail });
         }
@@ -246,8 +214,10 @@ export class ModbusDriver implements Driver {
     ).catch(() => {});
   }
 
+  /** The plan for `variables`, kept while the same list comes back (lists are never mutated). */
   #planFor(variables: readonly AgentVariable[]): ReadPlan {
     const plan = this.#plan;
+    if (plan?.source === variables) return plan;
     if (
       plan &&
       plan.variables.length === variables.length &&

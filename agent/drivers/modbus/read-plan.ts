@@ -16,6 +16,9 @@ export type PlannedBlock = {
  * same list. `refused` holds the results of variables no request can read.
  */
 export type ReadPlan = {
+  /** The list the plan was made for (a caller passing the same array again gets it at once). */
+  source: readonly AgentVariable[];
+  /** A copy of that list, to recognise an equal list passed as another array. */
   variables: readonly AgentVariable[];
   refused: TagResult[];
   blocks: PlannedBlock[];
@@ -67,7 +70,7 @@ export function planRead(variables: readonly AgentVariable[]): ReadPlan {
       return variable ? [{ variable, offset: t.address - b.start }] : [];
     }),
   }));
-  return { variables: [...variables], refused, blocks };
+  return { source: variables, variables: [...variables], refused, blocks };
 }
 
 /** One block per variable of `block`, each just as wide as its value. */
