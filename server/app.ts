@@ -1,5 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MqttBroker } from "./broker/broker.ts";
+import { AUTH_BODY_MAX_BYTES, REQUEST_BODY_MAX_BYTES, requestBodyLimit } from "./http/body-limit.ts";
 import type { AppEnv } from "./http/env.ts";
 import { versionHeaders } from "./http/headers.ts";
 import { httpMetrics } from "./http/metrics.ts";
@@ -51,6 +52,8 @@ export function createApp(deps: AppDeps) {
   app.use("*", versionHeaders);
   app.use("*", requestLog(ctx.logger));
   app.use("*", httpMetrics(ctx.metrics));
+  app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));
+  app.use("/api/auth/*", requestBodyLimit(AUTH_BODY_MAX_BYTES));
   app.onError(onError(ctx.logger));
   app.notFound(notFoundHandler);
 

@@ -15,7 +15,8 @@ import { type Clock, type ServiceContext, systemClock } from "./services/context
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
 import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
-import { LiveTelemetry, type LiveTelemetryOptions } from "./ws/live-telemetry.ts";
+import { LiveTelemetry } from "./ws/live-telemetry.ts";
+import type { LiveTelemetryOptions } from "./ws/stream-options.ts";
 import { withUpgradeRefusals } from "./ws/upgrade-refusal.ts";
 
 export type CaudalServerOptions = {

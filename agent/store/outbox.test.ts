@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { AgentStore } from "./agent-store.ts";
 import type { DropNotice } from "./outbox.ts";
@@ -89,6 +90,59 @@ describe("agent outbox (real node:sqlite file)", () => {
       expect(batch?.points).toBeGreaterThan(10);
     }
     expect(stats.droppedPoints + stats.points).toBe(1_000);
+    store.close();
+  });
+
+  it("leaves only the newest batch open, so sending an older one rewrites nothing", () => {
+    const { store, dir } = open(4_000);
+    for (let i = 0; i < 30; i++)
+      store.outbox.append({ series: [series("p", i * 10, 10)], alarms: [] }, i, true);
+    const openSeqs = () => {
+      const db = new DatabaseSync(join(dir, "agent.db"), { readOnly: true });
+      try {
+        return (db.prepare("SELECT seq FROM outbox WHERE open = 1").all() as { seq: number }[]).map(
+          (r) => r.seq,
+        );
+      } finally {
+        db.close();
+      }
+    };
+    const seqs = store.outbox.seqsAfter(0, 100);
+    expect(seqs.length).toBeGreaterThan(2);
+    expect(openSeqs()).toEqual([seqs.at(-1)]);
+    // A live batch (appended while connected) supersedes it: still one open batch, the newest.
+    const live = store.outbox.append({ series: [series("p", 1_000, 1)], alarms: [] }, 99, false);
+    expect(openSeqs()).toEqual([live]);
+    // An older batch, sent (sealed) while the newest is still open: offline points go on into the
+    // newest, never into a batch the server may already hold.
+    store.outbox.seal(seqs[0] ?? 0);
+    expect(store.outbox.append({ series: [series("p", 2_000, 1)], alarms: [] }, 100, true)).toBe(live);
+    store.close();
+  });
+
+  it("deletes acknowledged batches together, counting only those still queued", () => {
+    const { store } = open();
+    const seqs = [1, 2, 3, 4].map((i) =>
+      store.outbox.append({ series: [series("p", i * 10, 10)], alarms: [] }, i, false),
+    );
+    const before = store.outbox.stats();
+    expect(store.outbox.ackMany([seqs[0] ?? 0, seqs[2] ?? 0, 999])).toBe(2);
+    expect(store.outbox.ackMany([seqs[0] ?? 0])).toBe(0);
+    expect(store.outbox.ack(seqs[1] ?? 0)).toBe(true);
+    expect(store.outbox.ack(seqs[1] ?? 0)).toBe(false);
+    const after = store.outbox.stats();
+    expect(store.outbox.seqsAfter(0, 10)).toEqual([seqs[3]]);
+    expect(after.points).toBe(10);
+    expect(after.bytes).toBe(before.bytes / 4);
+    store.close();
+  });
+
+  it("hands out a batch's stored JSON exactly as the batch decodes", () => {
+    const { store } = open();
+    const seq = store.outbox.append({ series: [series("p", 0, 3), series("t", 0, 2)], alarms: [] }, 1, true);
+    const text = store.outbox.bodyText(seq);
+    expect(text).toBe(JSON.stringify(store.outbox.get(seq)?.body));
+    expect(store.outbox.bodyText(seq + 1)).toBeUndefined();
     store.close();
   });
 });

@@ -42,10 +42,12 @@ export class Outbox {
     lastOpen: StatementSync;
     update: StatementSync;
     seal: StatementSync;
+    closeNewest: StatementSync;
     remove: StatementSync;
     oldest: StatementSync;
     after: StatementSync;
     get: StatementSync;
+    text: StatementSync;
     stats: StatementSync;
     bump: StatementSync;
     counter: StatementSync;
@@ -72,10 +74,14 @@ export class Outbox {
       ),
       update: db.prepare("UPDATE outbox SET points = ?, bytes = ?, oldest_ts = ?, body = ? WHERE seq = ?"),
       seal: db.prepare("UPDATE outbox SET open = 0 WHERE seq = ? AND open = 1"),
+      closeNewest: db.prepare(
+        "UPDATE outbox SET open = 0 WHERE seq = (SELECT max(seq) FROM outbox) AND open = 1",
+      ),
       remove: db.prepare("DELETE FROM outbox WHERE seq = ? RETURNING bytes"),
       oldest: db.prepare("SELECT seq, bytes, points FROM outbox ORDER BY seq ASC LIMIT 1"),
       after: db.prepare("SELECT seq FROM outbox WHERE seq > ? ORDER BY seq ASC LIMIT ?"),
       get: db.prepare("SELECT seq, created_at, points, oldest_ts, body FROM outbox WHERE seq = ?"),
+      text: db.prepare("SELECT body FROM outbox WHERE seq = ?"),
       stats: db.prepare(
         "SELECT COUNT(*) AS batches, COALESCE(SUM(points), 0) AS points, COALESCE(SUM(bytes), 0) AS bytes, MIN(oldest_ts) AS oldest FROM outbox",
       ),
@@ -121,6 +127,10 @@ export class Outbox {
         this.#totalBytes += mergedBytes - last.bytes;
         seq = last.seq;
       } else {
+        // Only the newest batch is ever left open. SQLite rewrites a whole record on UPDATE (a full
+        // batch is ~140 KB), so sealing an older batch when it is sent would cost a large write and a
+        // sync per backlog batch; closing it here, in the transaction that supersedes it, costs one.
+        this.#stmts.closeNewest.run();
         seq = this.#takeSeq();
         const text = JSON.stringify(body);
         const bytes = Buffer.byteLength(text);
@@ -146,10 +156,40 @@ export class Outbox {
 
   /** Deletes an acknowledged batch. Returns false when it was not there (already acked or dropped). */
   ack(seq: number): boolean {
-    const row = this.#stmts.remove.get(seq) as { bytes: number } | undefined;
-    if (!row) return false;
-    this.#totalBytes -= row.bytes;
-    return true;
+    return this.ackMany([seq]) === 1;
+  }
+
+  /**
+   * Deletes acknowledged batches in one transaction (one sync to disk for all of them). Returns how
+   * many were there; the others were acknowledged or dropped before.
+   */
+  ackMany(seqs: readonly number[]): number {
+    if (seqs.length === 0) return 0;
+    let deleted = 0;
+    let bytes = 0;
+    this.#db.exec("BEGIN IMMEDIATE");
+    try {
+      for (const seq of seqs) {
+        const row = this.#stmts.remove.get(seq) as { bytes: number } | undefined;
+        if (!row) continue;
+        deleted += 1;
+        bytes += row.bytes;
+      }
+      this.#db.exec("COMMIT");
+    } catch (err) {
+      this.#db.exec("ROLLBACK");
+      throw err;
+    }
+    this.#totalBytes -= bytes;
+    return deleted;
+  }
+
+  /**
+   * The stored JSON of a batch body, `{"series":[…],"alarms":[…]}`, exactly as append wrote it
+   * (JSON.stringify of a BatchBody): the sync client sends it without decoding and re-encoding.
+   */
+  bodyText(seq: number): string | undefined {
+    return (this.#stmts.text.get(seq) as { body: string } | undefined)?.body;
   }
 
   get(seq: number): StoredBatch | undefined {

@@ -59,6 +59,20 @@ function child(file: string, execArgv: string[] = []): ChildProcess {
   });
 }
 
+/** Disconnects a child (it exits by itself, flushing e.g. a --cpu-prof profile); kills it if it lingers. */
+function quit(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => proc.kill(), 5000);
+    proc.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    if (proc.connected) proc.disconnect();
+    else proc.kill();
+  });
+}
+
 async function oneRun(options: Options, gc: boolean): Promise<RunResult> {
   const server = child("./ws/server.ts", gc ? ["--expose-gc"] : []);
   const clients = child("./ws/clients.ts");
@@ -97,8 +111,7 @@ async function oneRun(options: Options, gc: boolean): Promise<RunResult> {
     };
   } finally {
     await call(server, { type: "stop" }).catch(() => undefined);
-    server.kill();
-    clients.kill();
+    await Promise.all([server, clients].map(quit));
   }
 }
 

@@ -3,20 +3,24 @@ import type { TelemetryEvent } from "../services/events.ts";
 
 type Publish = (topic: string, payload: Payload<"live">) => Promise<void>;
 
-/** At most this many series are held between flushes; beyond it, the oldest pending are published early. */
-const MAX_PENDING = 100_000;
+type Latest = { ts: number; timestamp: string; value: number; unit: string | null; dirty: boolean };
+
+/** Series held between flushes before a flush is forced. */
+const MAX_DIRTY = 100_000;
 
 /**
  * Republishes committed telemetry for HMIs: the latest value of each series, retained, on
  * caudal/v1/{project}/live/{asset}/{variable}. Values are coalesced per series and flushed once
- * per interval, so a burst of ingest (or an agent's backlog) costs one message per series, not
- * one per reading; an older reading never replaces a newer one.
+ * per interval, so a burst of ingest (or an agent's backlog) costs one message per series, not one
+ * per reading; an older reading never replaces a newer one. observe() runs on the ingest hot path:
+ * it does two map lookups per reading and builds no strings (topics are built at flush).
  */
 export class LiveValues {
   readonly #publish: Publish;
   readonly #intervalMs: number;
-  readonly #pending = new Map<string, { topic: string; payload: Payload<"live">; ts: number }>();
-  readonly #lastTs = new Map<string, number>();
+  /** asset → variable → latest value. */
+  readonly #series = new Map<string, { projectId: string; variables: Map<string, Latest> }>();
+  #dirty = 0;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(publish: Publish, intervalMs = 1_000) {
@@ -32,33 +36,58 @@ export class LiveValues {
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
-    this.#pending.clear();
+    this.#series.clear();
+    this.#dirty = 0;
   }
 
   observe = (event: TelemetryEvent): void => {
-    const ts = Date.parse(event.timestamp);
+    let asset = this.#series.get(event.assetId);
+    if (!asset) {
+      asset = { projectId: event.projectId, variables: new Map() };
+      this.#series.set(event.assetId, asset);
+    }
+    let ts: number | undefined;
     for (const r of event.readings) {
-      const topic = topics.live(event.projectId, event.assetId, r.variable);
-      if ((this.#lastTs.get(topic) ?? Number.NEGATIVE_INFINITY) > ts) continue;
-      this.#lastTs.set(topic, ts);
-      this.#pending.set(topic, {
-        topic,
-        ts,
-        payload: {
-          asset_id: event.assetId,
-          variable: r.variable,
+      ts ??= Date.parse(event.timestamp);
+      const latest = asset.variables.get(r.variable);
+      if (!latest) {
+        asset.variables.set(r.variable, {
+          ts,
+          timestamp: event.timestamp,
           value: r.value,
           unit: r.unit ?? null,
-          timestamp: event.timestamp,
-        },
-      });
+          dirty: true,
+        });
+        this.#dirty += 1;
+        continue;
+      }
+      if (latest.ts > ts) continue;
+      if (!latest.dirty) this.#dirty += 1;
+      latest.ts = ts;
+      latest.timestamp = event.timestamp;
+      latest.value = r.value;
+      latest.unit = r.unit ?? latest.unit;
+      latest.dirty = true;
     }
-    if (this.#pending.size > MAX_PENDING) this.flush();
+    if (this.#dirty > MAX_DIRTY) this.flush();
   };
 
   flush(): void {
-    const due = [...this.#pending.values()];
-    this.#pending.clear();
-    for (const d of due) void this.#publish(d.topic, d.payload).catch(() => {});
+    if (this.#dirty === 0) return;
+    this.#dirty = 0;
+    for (const [assetId, asset] of this.#series) {
+      for (const [variable, latest] of asset.variables) {
+        if (!latest.dirty) continue;
+        latest.dirty = false;
+        const payload = {
+          asset_id: assetId,
+          variable,
+          value: latest.value,
+          unit: latest.unit,
+          timestamp: latest.timestamp,
+        };
+        void this.#publish(topics.live(asset.projectId, assetId, variable), payload).catch(() => {});
+      }
+    }
   }
 }

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { type Payload, parseTopic, payloads, type TopicName, topics } from "../../shared/mqtt/topics.ts";
 import { describeZodError } from "../http/validation.ts";
+import { parseTelemetryPayload } from "./telemetry-payload.ts";
 
 type Handlers = {
   telemetry: (projectId: string, body: Payload<"telemetry">) => Promise<Payload<"ack">> | Payload<"ack">;
@@ -41,7 +42,7 @@ export async function routeMessage(
   const name: TopicName = parsed.name;
   switch (name) {
     case "telemetry": {
-      const body = payloads.telemetry.safeParse(json);
+      const body = parseTelemetryPayload(json);
       if (!body.success) {
         handlers.invalid(projectId, topic, describeZodError(body.error));
         const seq = (json as { seq?: unknown }).seq;

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlarmEventDto, TelemetryEvent } from "../services/events.ts";
 import { TestServer } from "../testing/harness.ts";
-import { DEFAULT_LIVE_OPTIONS } from "./live-telemetry.ts";
+import { DEFAULT_LIVE_OPTIONS } from "./stream-options.ts";
 import { closed, mustOpen, type StreamMessages } from "./testing/ws-test-client.ts";
 
 type Message = Record<string, unknown>;
@@ -167,6 +167,28 @@ describe("live telemetry stream", () => {
       .run(Date.now(), user.id);
     t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4401, reason: "session ended" });
+  });
+
+  it("closes 4403 when the user's role no longer reads telemetry", async () => {
+    const user = await t.userWithRole("supervisor");
+    const { ws } = await mustOpen(t.baseUrl, { token: user.token });
+    const closing = closed(ws);
+    t.server.context.sqlite.prepare("UPDATE users SET role = 'anh_reader' WHERE id = ?").run(user.id);
+    t.server.live.checkSessions();
+    expect(await closing).toEqual({ code: 4403, reason: "your role no longer reads telemetry" });
+  });
+
+  it("reports its clients and deliveries on /metrics", async () => {
+    const { token } = await t.admin();
+    const { ws, messages } = await mustOpen(t.baseUrl, { token, project_id: a });
+    emit(telemetry(a, 99));
+    await messages.waitFor(isMarker(99));
+    const metrics = await t.request("/metrics");
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(metrics.text)?.[1]);
+    expect(value("caudal_ws_clients")).toBeGreaterThanOrEqual(1);
+    expect(value("caudal_ws_messages_sent_total")).toBeGreaterThanOrEqual(1);
+    expect(Number.isFinite(value("caudal_ws_events_dropped_total"))).toBe(true);
+    ws.close();
   });
 
   it("pings every client and terminates one that stops answering", async () => {

@@ -5,36 +5,10 @@ import type { ServiceContext } from "../services/context.ts";
 import type { AlarmNotice, TelemetryEvent } from "../services/events.ts";
 import { liveSessionScope, type SessionScope } from "../services/live/session-scope.ts";
 import { alarmFrame, telemetryFrame } from "./frames.ts";
-import { type Interest, StreamClient, type StreamLimits } from "./stream-client.ts";
+import { StreamClient } from "./stream-client.ts";
 import { registerStreamMetrics } from "./stream-metrics.ts";
-
-export type LiveTelemetryOptions = StreamLimits & {
-  /** A ping goes to every client this often; one that has not answered the previous ping is dropped. */
-  pingIntervalMs: number;
-  /** How often every client's token expiry, session and project assignment are checked again. */
-  sessionCheckIntervalMs: number;
-  /** On stop(), how long clients get to complete the closing handshake before being cut. */
-  closeGraceMs: number;
-};
-
-export const DEFAULT_LIVE_OPTIONS: LiveTelemetryOptions = {
-  pingIntervalMs: 30_000,
-  sessionCheckIntervalMs: 10_000,
-  closeGraceMs: 1_000,
-  maxQueuedFrames: 1_024,
-  maxQueuedBytes: 1024 * 1024,
-  highWaterMarkBytes: 128 * 1024,
-};
-
-/** Close codes (RFC 6455 §7.4.2 leaves 4000–4999 to applications; ours mirror HTTP statuses). */
-export const CloseCode = {
-  /** The access token expired or its session was revoked: refresh, then reconnect. */
-  Unauthorized: 4401,
-  /** The filtered project_id is no longer one of the user's projects. */
-  Forbidden: 4403,
-  /** RFC 6455 §7.4.1: the endpoint is going away (server shutdown). */
-  GoingAway: 1001,
-} as const;
+import { CloseCode, DEFAULT_LIVE_OPTIONS, type LiveTelemetryOptions } from "./stream-options.ts";
+import { SubscriberIndex } from "./subscriber-index.ts";
 
 export type AcceptOptions = {
   ws: WebSocket;
@@ -60,21 +34,18 @@ export type LiveTelemetryStats = {
 /**
  * The live telemetry stream (spec §6.1): fans the `telemetry` and `alarm` events of ctx.events out to
  * every connected WebSocket client allowed to see the event's project. Each event is serialised
- * once; clients are indexed by project so an event only touches the clients that want it; writes
- * are batched per event-loop turn. start() subscribes and starts the ping and session timers,
- * stop() closes every client.
+ * once; clients are indexed by project so an event only touches the clients that want it; events
+ * are gathered for flushDelayMs and written to each client in one batch. start() subscribes and
+ * starts the ping and session timers, stop() closes every client.
  */
 export class LiveTelemetry {
   readonly #ctx: ServiceContext;
   readonly #options: LiveTelemetryOptions;
   readonly #clients = new Set<StreamClient>();
-  /** Clients that receive every project's events (superadmin/admin without a project_id filter). */
-  readonly #everyProject = new Set<StreamClient>();
-  readonly #byProject = new Map<string, Set<StreamClient>>();
-  readonly #indexed = new Map<StreamClient, Interest>();
+  readonly #subscribers = new SubscriberIndex();
   readonly #expiryTimers = new Map<StreamClient, NodeJS.Timeout>();
   #dirty: StreamClient[] = [];
-  #flushHandle: NodeJS.Immediate | undefined;
+  #flushHandle: NodeJS.Timeout | undefined;
   #timers: NodeJS.Timeout[] = [];
   #started = false;
   #sent = 0;
@@ -112,7 +83,7 @@ export class LiveTelemetry {
     events.off("sessionRevoked", this.#onSessionRevoked);
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
-    if (this.#flushHandle) clearImmediate(this.#flushHandle);
+    clearTimeout(this.#flushHandle);
     this.#flushHandle = undefined;
     const open = [...this.#clients];
     const closed = Promise.all(open.map((c) => whenClosed(c.ws)));
@@ -132,7 +103,7 @@ export class LiveTelemetry {
   accept(options: AcceptOptions): StreamClient {
     const client = new StreamClient(options, this.#options);
     this.#clients.add(client);
-    this.#index(client);
+    this.#subscribers.add(client);
     this.#armExpiry(client);
     const { ws } = options;
     ws.on("pong", () => {
@@ -160,7 +131,7 @@ export class LiveTelemetry {
       if (client.closed) continue;
       if (!client.alive) {
         this.#ctx.logger.info("ws ping timeout", { stream: "telemetry", user_id: client.userId });
-        this.#unindex(client);
+        this.#subscribers.remove(client);
         client.terminate();
         continue;
       }
@@ -203,8 +174,7 @@ export class LiveTelemetry {
         this.#close(client, CloseCode.Forbidden, "project_id is no longer one of your projects");
         continue;
       }
-      this.#unindex(client);
-      this.#index(client);
+      this.#subscribers.add(client);
     }
   }
 
@@ -246,7 +216,8 @@ export class LiveTelemetry {
   };
 
   /**
-   * Serialises the event only if someone wants it, queues it for those clients, flushes next turn.
+   * Serialises the event only if someone wants it and queues it for those clients; the batch is
+   * written flushDelayMs later.
    * Never throws: the emitter (the ingest path) has already committed and must not fail because of us.
    */
   #publish(projectId: string, encode: () => Buffer): void {
@@ -261,12 +232,12 @@ export class LiveTelemetry {
   }
 
   #fanOut(projectId: string, encode: () => Buffer): void {
-    const scoped = this.#byProject.get(projectId);
-    if (this.#everyProject.size === 0 && !scoped) return;
+    if (!this.#subscribers.wants(projectId)) return;
     const data = encode();
-    for (const client of this.#everyProject) this.#queue(client, data);
-    if (scoped) for (const client of scoped) this.#queue(client, data);
-    if (!this.#flushHandle && this.#dirty.length > 0) this.#flushHandle = setImmediate(this.#flush);
+    this.#subscribers.forEach(projectId, (client) => this.#queue(client, data));
+    if (!this.#flushHandle && this.#dirty.length > 0) {
+      this.#flushHandle = setTimeout(this.#flush, this.#options.flushDelayMs);
+    }
   }
 
   #queue(client: StreamClient, data: Buffer): void {
@@ -286,38 +257,6 @@ export class LiveTelemetry {
     }
   };
 
-  #index(client: StreamClient): void {
-    const interest = client.interest();
-    this.#indexed.set(client, interest);
-    if (interest === "all") {
-      this.#everyProject.add(client);
-      return;
-    }
-    for (const projectId of interest) {
-      let set = this.#byProject.get(projectId);
-      if (!set) {
-        set = new Set();
-        this.#byProject.set(projectId, set);
-      }
-      set.add(client);
-    }
-  }
-
-  #unindex(client: StreamClient): void {
-    const interest = this.#indexed.get(client);
-    this.#indexed.delete(client);
-    if (interest === undefined) return;
-    if (interest === "all") {
-      this.#everyProject.delete(client);
-      return;
-    }
-    for (const projectId of interest) {
-      const set = this.#byProject.get(projectId);
-      set?.delete(client);
-      if (set?.size === 0) this.#byProject.delete(projectId);
-    }
-  }
-
   /** Closes at the token's expiry even between session checks (a wall-clock timer). */
   #armExpiry(client: StreamClient): void {
     const delay = client.expiresAtMs - this.#ctx.clock.now().getTime();
@@ -336,13 +275,13 @@ export class LiveTelemetry {
   }
 
   #close(client: StreamClient, code: number, reason: string): void {
-    this.#unindex(client);
+    this.#subscribers.remove(client);
     client.close(code, reason);
   }
 
   /** After the socket closed, whoever closed it. */
   #forget(client: StreamClient, code: number): void {
-    this.#unindex(client);
+    this.#subscribers.remove(client);
     client.release();
     this.#clients.delete(client);
     clearTimeout(this.#expiryTimers.get(client));

@@ -36,7 +36,7 @@ const TEXT = { binary: false } as const;
 
 /**
  * One connected stream client. Frames wait in a bounded queue and are written in batches (one
- * corked write per event-loop turn) only while the socket's unsent data stays under the high
+ * corked write per flush) only while the socket's unsent data stays under the high
  * water mark, so a slow reader costs at most `highWaterMarkBytes` + the queue's budget of server
  * memory; beyond that the oldest frames are dropped and the client is told how many.
  */
@@ -50,7 +50,7 @@ export class StreamClient {
   scope: SessionScope;
   /** Answered the last ping (RFC 6455 §5.5.2/§5.5.3 keep-alive). */
   alive = true;
-  /** Already on the hub's list of clients to flush this turn. */
+  /** Already on the hub's list of clients for the next flush. */
   pending = false;
   sent = 0;
   droppedTotal = 0;

@@ -16,7 +16,13 @@ export type BenchServer = {
   stop(): Promise<void>;
 };
 
-async function call<T>(base: string, path: string, body: unknown, token?: string, method = "POST"): Promise<T> {
+async function call<T>(
+  base: string,
+  path: string,
+  body: unknown,
+  token?: string,
+  method = "POST",
+): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -49,7 +55,12 @@ export async function startBenchServer(assets: number): Promise<BenchServer> {
     name: "Bench",
     password: "bench-password-1",
   });
-  const { id: projectId } = await call<{ id: string }>(base, "/api/edge/projects", { name: "Bench field" }, root);
+  const { id: projectId } = await call<{ id: string }>(
+    base,
+    "/api/edge/projects",
+    { name: "Bench field" },
+    root,
+  );
   const ids: string[] = [];
   for (let i = 0; i < assets; i++) {
     const asset = await call<{ id: string }>(

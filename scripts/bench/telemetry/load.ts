@@ -36,10 +36,15 @@ export type LoadReport = {
   /** Sum of `accepted` over the 2xx answers (batch mode parses every answer; post mode assumes all). */
   acknowledged: number;
   latency: { p50: number; p90: number; p99: number; max: number; mean: number };
+  /** CPU the load generator itself used, in % of one core. */
+  loadCpu: number;
   firstError?: string;
 };
 
-export type HistoryReport = { type: "history"; byUrl: { url: string; ms: number[]; bytes: number; items: number }[] };
+export type HistoryReport = {
+  type: "history";
+  byUrl: { url: string; ms: number[]; bytes: number; items: number }[];
+};
 
 type AutocannonResult = {
   requests: { average: number };
@@ -113,6 +118,8 @@ async function ingest(req: Extract<LoadRequest, { type: "ingest" }>): Promise<Lo
     return `{"items":[${parts.join(",")}]}`;
   };
   const path = req.mode === "post" ? "/api/telemetry" : "/api/telemetry/batch";
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
   const result = await autocannon({
     url: req.base,
     connections: req.connections,
@@ -132,6 +139,8 @@ async function ingest(req: Extract<LoadRequest, { type: "ingest" }>): Promise<Lo
     ],
   });
   if (req.mode === "post") acknowledged = result["2xx"] * req.variables;
+  const cpu = process.cpuUsage(cpuBefore);
+  const loadCpu = ((cpu.user + cpu.system) / 1000 / (performance.now() - started)) * 100;
   return {
     type: "report",
     requestsPerSecond: result.requests.average,
@@ -147,6 +156,7 @@ async function ingest(req: Extract<LoadRequest, { type: "ingest" }>): Promise<Lo
       max: result.latency.max,
       mean: result.latency.average,
     },
+    loadCpu,
     ...(firstError ? { firstError } : {}),
   };
 }
@@ -163,7 +173,8 @@ async function history(req: Extract<LoadRequest, { type: "history" }>): Promise<
       const res = await fetch(url, { headers: { authorization: `Bearer ${req.token}` } });
       const buf = await res.arrayBuffer();
       if (i >= 0) ms.push(performance.now() - started);
-      if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${Buffer.from(buf).toString().slice(0, 200)}`);
+      if (res.status !== 200)
+        throw new Error(`GET ${url}: ${res.status} ${Buffer.from(buf).toString().slice(0, 200)}`);
       bytes = buf.byteLength;
       if (i === 0) items = (JSON.parse(Buffer.from(buf).toString()) as unknown[]).length;
     }
@@ -174,5 +185,7 @@ async function history(req: Extract<LoadRequest, { type: "history" }>): Promise<
 
 process.on("message", (message: LoadRequest) => {
   const work = message.type === "ingest" ? ingest(message) : history(message);
-  work.then(send, (err: unknown) => send({ type: "error", message: err instanceof Error ? err.message : String(err) }));
+  work.then(send, (err: unknown) =>
+    send({ type: "error", message: err instanceof Error ? err.message : String(err) }),
+  );
 });

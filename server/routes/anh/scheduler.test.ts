@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnhReportContent } from "../../services/reports/content-schema.ts";
 import { TestServer } from "../../testing/harness.ts";
-import {
-  createAsset,
-  createProject,
-  expectError,
-  seedBuckets,
-  seedSeries,
-  setClock,
-} from "./report-fixtures.ts";
+import { createAsset, createProject, expectError, setClock } from "./report-fixtures.ts";
 
 type Report = {
   id: string;
@@ -26,6 +19,7 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
   let t: TestServer;
   let bogota: string;
   let tokyo: string;
+  let well: string;
 
   /** Access tokens last 15 minutes of clock time; log in again after moving the clock. */
   async function token(): Promise<string> {
@@ -47,16 +41,34 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
     setClock(t, at("2025-03-09T12:00:00Z"));
     bogota = await createProject(t, { name: "Bogota field" });
     tokyo = await createProject(t, { name: "Tokyo field", timezone: "Asia/Tokyo" });
-    const well = await createAsset(t, bogota, "Pozo-B", "well");
-    const series = seedSeries(t, bogota, well, "pressure");
-    seedBuckets(t, series, [
-      // A reading at 04:59Z falls in the 04:55Z bucket: 23:59 on the 10th in Bogota.
-      { bucket: at("2025-03-11T04:55:00Z"), count: 1, sum: 42, min: 42, max: 42 },
-      // 05:00Z is 00:00 on the 11th: the next day.
-      { bucket: at("2025-03-11T05:00:00Z"), count: 1, sum: 99, min: 99, max: 99 },
-    ]);
+    well = await createAsset(t, bogota, "Pozo-B", "well");
   });
   afterAll(async () => t.stop());
+
+  it("ingest: a reading at 04:59Z and one at 05:00Z, through POST /api/telemetry/batch", async () => {
+    setClock(t, at("2025-03-11T05:01:00Z"));
+    const res = await t.request<{ accepted: number }>("/api/telemetry/batch", {
+      token: await token(),
+      body: {
+        items: [
+          // 23:59 on the 10th in Bogota.
+          {
+            asset_id: well,
+            timestamp: "2025-03-11T04:59:00Z",
+            readings: [{ variable: "pressure", value: 42 }],
+          },
+          // 00:00 on the 11th: the next day.
+          {
+            asset_id: well,
+            timestamp: "2025-03-11T05:00:00Z",
+            readings: [{ variable: "pressure", value: 99 }],
+          },
+        ],
+      },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.accepted).toBe(2);
+  });
 
   it("at 00:02 Bogota: Bogota's day is pending; Tokyo's (closed 14 h ago) is generated", async () => {
     setClock(t, at("2025-03-11T05:02:00Z"));

@@ -252,6 +252,37 @@ describe("billing: 400, 401, 403, 404", () => {
   });
   afterAll(async () => t.stop());
 
+  it("usage counts the points stored by POST /api/telemetry/batch, each once", async () => {
+    const fresh = await createProject(t);
+    const asset = await createAsset(t, fresh, "Pozo-ingest");
+    await createDevice(t, asset);
+    await createDevice(t, asset, false);
+    const now = t.clock.now().getTime();
+    const body = {
+      items: [3, 2, 1].map((s) => ({
+        asset_id: asset,
+        timestamp: new Date(now - s * 1000).toISOString(),
+        readings: ["p", "t", "q", "l"].map((variable, i) => ({ variable, value: i + s })),
+      })),
+    };
+    const first = await t.request<{ accepted: number }>("/api/telemetry/batch", { token: root, body });
+    expect(first.status, first.text).toBe(201);
+    expect(first.body.accepted).toBe(12);
+    // A replayed batch stores nothing and counts nothing.
+    expect((await t.request("/api/telemetry/batch", { token: root, body })).status).toBe(201);
+
+    const usage = await t.request<Record<string, unknown>>(`/api/billing/usage?project_id=${fresh}`, {
+      token: root,
+    });
+    const month = new Date(now).toISOString().slice(0, 7);
+    expect(usage.body).toMatchObject({
+      telemetry_points: 12,
+      active_devices: 1,
+      period_start: `${month}-01T00:00:00.000Z`,
+      plan: null,
+    });
+  });
+
   it("401 on every route without a valid token", async () => {
     const calls: [string, string, unknown][] = [
       ["GET", `/api/billing/usage?project_id=${project}`, undefined],

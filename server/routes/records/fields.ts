@@ -21,8 +21,19 @@ export const instantField = () =>
 
 export const uuidField = () => z.uuid("must be a UUID");
 
+/**
+ * Above every real volume, rate or totaliser, yet below 2^53 (a totaliser keeps its integer
+ * digits). Unbounded, two values near 1.8e308 add up to Infinity in the day's report totals, which
+ * I-JSON (RFC 7493 §2.2) and so the canonical, hashed report cannot carry.
+ */
+export const QUANTITY_MAX = 1e15;
+
 /** A quantity that cannot be negative (volumes, rates, viscosities). */
-export const nonNegative = () => z.number("must be a finite number").min(0, "must be 0 or more");
+export const nonNegative = () =>
+  z
+    .number("must be a finite number")
+    .min(0, "must be 0 or more")
+    .max(QUANTITY_MAX, `must be at most ${QUANTITY_MAX.toExponential()}`);
 
 export const percentage = () =>
   z

@@ -25,7 +25,10 @@ const route = createRoute({
 });
 
 export function mountHistory(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, (c) =>
-    c.json(telemetryHistory(ctx, c.get("auth"), c.req.valid("param").asset_id, c.req.valid("query")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, async (c) =>
+    c.json(
+      await telemetryHistory(ctx, c.get("auth"), c.req.valid("param").asset_id, c.req.valid("query")),
+      200,
+    ),
   );
 }

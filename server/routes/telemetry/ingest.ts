@@ -4,7 +4,6 @@ import type { ServiceContext } from "../../services/context.ts";
 import { ingestTelemetry } from "../../services/telemetry/ingest.ts";
 import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
-import { telemetryBodyLimit } from "./body-limit.ts";
 import { ingestResultSchema, TELEMETRY_TAG, telemetryPayloadSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -26,12 +25,9 @@ const route = createRoute({
 });
 
 export function mountIngest(router: Router, ctx: ServiceContext): void {
-  router.openapi(
-    { ...route, middleware: [...guard(ctx, "telemetry:write"), telemetryBodyLimit] },
-    async (c) => {
-      const result = await ingestTelemetry(ctx, c.get("auth"), [c.req.valid("json")], () => "");
-      // `expired` cannot occur here: such timestamps were refused with a 400.
+  router.openapi({ ...route, middleware: guard(ctx, "telemetry:write") }, async (c) => {
+    const result = await ingestTelemetry(ctx, c.get("auth"), [c.req.valid("json")], () => "");
+    // `expired` cannot occur here: such timestamps were refused with a 400.
     return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);
-    },
-  );
+  });
 }

@@ -26,7 +26,35 @@ export async function signAccessToken(
 
 export type VerifyResult = { ok: true; claims: AccessClaims } | { ok: false; reason: "expired" | "invalid" };
 
+/*
+ * Verified claims by token, per key. HS256 verification is a pure function of (key, token), so a
+ * token that verified once verifies again; only expiry depends on time and is re-checked on every
+ * hit. Revocation is unaffected: the session is still read on every request (resolveAccessToken).
+ * Only valid tokens enter, so the map grows only with tokens this server issued; oldest out first.
+ */
+const VERIFIED_MAX = 10_000;
+const verifiedByKey = new WeakMap<Uint8Array, Map<string, AccessClaims>>();
+
+function verifiedCache(key: Uint8Array): Map<string, AccessClaims> {
+  let cache = verifiedByKey.get(key);
+  if (!cache) {
+    cache = new Map();
+    verifiedByKey.set(key, cache);
+  }
+  return cache;
+}
+
 export async function verifyAccessToken(key: Uint8Array, token: string, now: Date): Promise<VerifyResult> {
+  const cache = verifiedCache(key);
+  const known = cache.get(token);
+  if (known) {
+    // jose's rule: expired once exp <= now, in whole seconds (RFC 7519 §4.1.4).
+    if (known.exp <= Math.floor(now.getTime() / 1000)) {
+      cache.delete(token);
+      return { ok: false, reason: "expired" };
+    }
+    return { ok: true, claims: known };
+  }
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: ["HS256"],
@@ -40,10 +68,18 @@ export async function verifyAccessToken(key: Uint8Array, token: string, now: Dat
     ) {
       return { ok: false, reason: "invalid" };
     }
-    return {
-      ok: true,
-      claims: { sub: payload.sub, sid: payload.sid, role: payload.role as Role, exp: payload.exp ?? 0 },
+    const claims: AccessClaims = {
+      sub: payload.sub,
+      sid: payload.sid,
+      role: payload.role as Role,
+      exp: payload.exp ?? 0,
     };
+    if (cache.size >= VERIFIED_MAX) {
+      const oldest = cache.keys().next();
+      if (!oldest.done) cache.delete(oldest.value);
+    }
+    cache.set(token, claims);
+    return { ok: true, claims };
   } catch (err) {
     return { ok: false, reason: err instanceof errors.JWTExpired ? "expired" : "invalid" };
   }

@@ -1,10 +1,11 @@
 import { createHash, randomUUID } from "node:crypto";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { canonicalBytes } from "../../../shared/jcs.ts";
+import { canonicalBytes, JcsError } from "../../../shared/jcs.ts";
 import { anhReports, projects } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../http/errors.ts";
 import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
+import { telemetryService } from "../telemetry/service.ts";
 import { buildReportContent } from "./build-content.ts";
 import { type ProductionDay, productionDay } from "./production-day.ts";
 import { auditView, type ReportRow } from "./report-dto.ts";
@@ -35,6 +36,40 @@ export function projectDay(project: { timezone: string }, date: string): Product
 }
 
 /**
+ * Readers of the rollups bring them up to date first (TelemetryService.rollUp): live readings reach
+ * them in a pass a moment after their commit, and a report generated in between would seal a day
+ * without its latest readings (an on-demand re-generation right after a late upload).
+ */
+function rollUpProject(ctx: ServiceContext, projectId: string): void {
+  const service = telemetryService(ctx);
+  if (!service.started) return; // nothing is pending without a running service
+  const series = ctx.sqlite
+    .prepare("SELECT id FROM telemetry_series WHERE project_id = ?")
+    .all(projectId) as {
+    id: number;
+  }[];
+  service.rollUp(series.map((s) => s.id));
+}
+
+/**
+ * The canonical bytes of the content (RFC 8785). A figure I-JSON cannot carry — a day's sum of
+ * readings that overflows a double to Infinity — is the data's fault, not the server's: a 409
+ * naming the figure, and the transaction writes nothing.
+ */
+function reportBytes(content: unknown, date: string): Buffer {
+  try {
+    return canonicalBytes(content);
+  } catch (err) {
+    if (!(err instanceof JcsError)) throw err;
+    throw new AppError(
+      "Conflict",
+      `the report of ${date} cannot be generated: ${err.message} (a value or a sum of values exceeds ` +
+        "the range of a double); correct the day's data and generate it again",
+    );
+  }
+}
+
+/**
  * Generates the project's report for a closed production day, all in one transaction:
  * - a pending row for the day (made by the scheduler at day close) is filled in;
  * - otherwise a new version is added (version + 1, `supersedes` = the day's latest version),
@@ -54,6 +89,8 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
         new Date(day.endMs).toISOString(),
     );
   }
+
+  rollUpProject(ctx, project.id);
 
   return ctx.db.transaction((tx) => {
     const latest = tx
@@ -78,8 +115,11 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
       requestedBy: req.requestedBy,
       previousHash,
     });
-    const bytes = canonicalBytes(content);
+    const bytes = reportBytes(content, req.reportDate);
     const generated = {
+      // Also on a pending row: the window is the one the content was cut with.
+      periodStart: new Date(day.startMs),
+      periodEnd: new Date(day.endMs),
       status: "generated" as const,
       content: bytes,
       hashSha384: sha384Hex(bytes),
@@ -97,8 +137,6 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
           id,
           projectId: project.id,
           reportDate: day.date,
-          periodStart: new Date(day.startMs),
-          periodEnd: new Date(day.endMs),
           version,
           supersedes,
           createdAt: now,

@@ -1,11 +1,10 @@
 import type { Sqlite } from "../../db/client.ts";
-import type { Logger } from "../../logger.ts";
-import type { EventBus, TelemetryEvent } from "../events.ts";
 import type { TelemetryLookups } from "./lookups.ts";
 import type { TelemetryTotals } from "./metrics.ts";
+import type { RollupTracker } from "./rollup-tracker.ts";
 import type { WriteStatements } from "./statements.ts";
-import type { TelemetryItem, WriteResult } from "./types.ts";
-import { type WriteOutcome, writeTelemetry } from "./writer.ts";
+import type { TelemetryItem } from "./types.ts";
+import { type WriteOutcome, type WrittenJob, writeTelemetry } from "./writer.ts";
 
 export type GroupCommitOptions = {
   /** How long the first queued request waits for company before the commit. */
@@ -14,21 +13,25 @@ export type GroupCommitOptions = {
   maxQueuedReadings: number;
 };
 
+/** A request's outcome, with the sequence number of the commit that held it. */
+export type CommittedJob = WrittenJob & { commit: number };
+
 type Job = {
   items: readonly TelemetryItem[];
-  resolve(result: WriteResult): void;
+  period: string;
+  resolve(result: CommittedJob): void;
   reject(error: unknown): void;
 };
 
-type Deps = {
+export type GroupCommitDeps = {
   sqlite: Sqlite;
   statements: WriteStatements;
   lookups: TelemetryLookups;
-  events: EventBus;
-  logger: Logger;
+  tracker: RollupTracker;
   totals: TelemetryTotals;
-  /** usage_counters period of "now" (YYYY-MM). */
-  period(): string;
+  warn(message: string, fields: Record<string, unknown>): void;
+  /** Runs first inside every write transaction (the service checks for other processes' commits). */
+  beforeWrite(): void;
 };
 
 /**
@@ -39,31 +42,31 @@ type Deps = {
  * bad request never sinks the others.
  */
 export class GroupCommit {
-  readonly #deps: Deps;
+  readonly #deps: GroupCommitDeps;
   readonly #options: GroupCommitOptions;
   #queue: Job[] = [];
   #queuedReadings = 0;
   #timer: NodeJS.Timeout | undefined;
 
-  constructor(deps: Deps, options: GroupCommitOptions) {
+  constructor(deps: GroupCommitDeps, options: GroupCommitOptions) {
     this.#deps = deps;
     this.#options = options;
   }
 
-  get queued(): number {
-    return this.#queue.length;
-  }
-
-  submit(items: readonly TelemetryItem[]): Promise<WriteResult> {
-    return new Promise<WriteResult>((resolve, reject) => {
-      this.#queue.push({ items, resolve, reject });
+  /**
+   * Queues one request's payloads; resolves once they are committed. `period` is the
+   * usage_counters month (YYYY-MM) its points count toward.
+   */
+  submit(items: readonly TelemetryItem[], period: string): Promise<CommittedJob> {
+    return new Promise<CommittedJob>((resolve, reject) => {
+      this.#queue.push({ items, period, resolve, reject });
       for (const item of items) this.#queuedReadings += item.readings.length;
       if (this.#queuedReadings >= this.#options.maxQueuedReadings) this.flush();
       else this.#timer ??= setTimeout(() => this.flush(), this.#options.windowMs);
     });
   }
 
-  /** Commits everything queued, now (synchronously). stop() calls it so nothing queued is lost. */
+  /** Commits everything queued, now (synchronously). Shutdown calls it so nothing queued is lost. */
   flush(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
@@ -71,40 +74,48 @@ export class GroupCommit {
     this.#queue = [];
     this.#queuedReadings = 0;
     if (jobs.length === 0) return;
+    let outcome: WriteOutcome;
     try {
-      const outcome = this.#commit(jobs, true);
-      this.#settle(jobs, outcome);
+      outcome = this.#commit(jobs, true);
     } catch (err) {
       // Stale lookups may be the cause: start the retries from the database's state.
       this.#deps.lookups.clear();
-      this.#deps.logger.warn("telemetry group commit failed; retrying its requests one by one", {
+      this.#deps.warn("telemetry group commit failed; retrying its requests one by one", {
         requests: jobs.length,
         error: err instanceof Error ? err.message : String(err),
       });
       for (const job of jobs) {
+        let alone: WriteOutcome;
         try {
-          this.#settle([job], this.#commit([job], false));
+          alone = this.#commit([job], false);
         } catch (jobErr) {
           job.reject(jobErr);
+          continue;
         }
+        this.#settle([job], alone);
       }
+      return;
     }
+    this.#settle(jobs, outcome);
   }
 
   #commit(jobs: readonly Job[], appendFastPath: boolean): WriteOutcome {
-    const { sqlite, statements, lookups } = this.#deps;
-    const items = jobs.map((j) => j.items);
-    const options = { period: this.#deps.period(), appendFastPath };
-    const write = sqlite.transaction(() => writeTelemetry(statements, lookups, items, options));
+    const { sqlite, statements, lookups, tracker, totals } = this.#deps;
+    const write = sqlite.transaction(() => {
+      this.#deps.beforeWrite();
+      return writeTelemetry(statements, lookups, tracker, jobs, { appendFastPath });
+    });
+    const started = performance.now();
     // IMMEDIATE: take the write lock up front, never upgrade a read transaction half way.
     const outcome = write.immediate();
+    totals.commitSeconds += (performance.now() - started) / 1000;
+    totals.commits++;
     outcome.committed();
     return outcome;
   }
 
   #settle(jobs: readonly Job[], outcome: WriteOutcome): void {
     const { totals } = this.#deps;
-    totals.commits++;
     jobs.forEach((job, i) => {
       const written = outcome.jobs[i];
       if (!written) {
@@ -113,19 +124,7 @@ export class GroupCommit {
       }
       totals.stored += written.result.accepted;
       totals.duplicates += written.result.duplicates;
-      for (const event of written.events) this.#emit(event);
-      job.resolve(written.result);
+      job.resolve({ ...written, commit: totals.commits });
     });
-  }
-
-  /** Listeners (alarms, live stream) run after the commit; one failing never fails the request. */
-  #emit(event: TelemetryEvent): void {
-    try {
-      this.#deps.events.emit("telemetry", event);
-    } catch (err) {
-      this.#deps.logger.error("telemetry listener failed", {
-        error: err instanceof Error ? err.message : String(err),
-      });
-    }
   }
 }

@@ -3,6 +3,7 @@ import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleAssetProject } from "./latest.ts";
 import { BUCKET_5M_MS, DAY_MS, HISTORY_DEFAULT_RANGE_MS, HISTORY_MAX_RANGE_DAYS } from "./limits.ts";
+import { telemetryService } from "./service.ts";
 
 /** Spec §2, TelemetryHistoryItem: one 5-minute window of one variable. */
 export type HistoryItem = {
@@ -38,8 +39,8 @@ export function historyRange(nowMs: number, range: HistoryRange): { fromMs: numb
 /**
  * GET /telemetry/{asset_id}/history: one item per (5-minute window, variable) with data, for the
  * windows that overlap [from, to], ascending by window then variable (spec §8: 5-minute windows).
- * Served from the 5-minute rollups maintained at ingest, never from raw rows, so it reaches back
- * beyond the raw retention and costs one indexed range read per series.
+ * Served from the 5-minute rollups, never from raw rows, so it reaches back beyond the raw
+ * retention and costs one indexed range read per series.
  */
 export function telemetryHistory(
   ctx: ServiceContext,
@@ -51,17 +52,21 @@ export function telemetryHistory(
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
   const series = sqlite
-    .prepare("SELECT id, variable FROM telemetry_series WHERE asset_id = ?")
-    .all(assetId) as { id: number; variable: string }[];
+    .prepare<[string], { id: number; variable: string }>(
+      "SELECT id, variable FROM telemetry_series WHERE asset_id = ?",
+    )
+    .all(assetId);
   series.sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0));
+  // Live readings reach the rollups in a pass a moment after their commit: finish it for these.
+  telemetryService(ctx).rollUp(series.map((s) => s.id));
   const read = sqlite
-    .prepare(
+    .prepare<[number, number, number], RollupRow>(
       `SELECT bucket, count, sum, min, max FROM telemetry_rollup_5m
        WHERE series_id = ? AND bucket >= ? AND bucket <= ? ORDER BY bucket`,
     )
     .raw();
   const firstBucket = fromMs - (fromMs % BUCKET_5M_MS);
-  const lists = series.map((s) => read.all(s.id, firstBucket, toMs) as RollupRow[]);
+  const lists = series.map((s) => read.all(s.id, firstBucket, toMs));
 
   // Each list is ascending by bucket and the lists are in variable order: sweep bucket by bucket.
   const heads = new Array<number>(lists.length).fill(0);

@@ -33,16 +33,17 @@ export function latestTelemetry(
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
   const series = sqlite
-    .prepare("SELECT id, variable, unit FROM telemetry_series WHERE asset_id = ?")
-    .all(assetId) as SeriesRow[];
+    .prepare<[string], SeriesRow>("SELECT id, variable, unit FROM telemetry_series WHERE asset_id = ?")
+    .all(assetId);
   series.sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0));
   const newest = sqlite
-    .prepare("SELECT ts, value FROM telemetry_raw WHERE series_id = ? ORDER BY ts DESC LIMIT ?")
+    .prepare<[number, number], [number, number]>(
+      "SELECT ts, value FROM telemetry_raw WHERE series_id = ? ORDER BY ts DESC LIMIT ?",
+    )
     .raw();
   const byTs = new Map<number, LatestReading[]>();
   for (const s of series) {
-    for (const row of newest.all(s.id, limit) as [number, number][]) {
-      const [ts, value] = row;
+    for (const [ts, value] of newest.all(s.id, limit)) {
       let readings = byTs.get(ts);
       if (!readings) {
         readings = [];

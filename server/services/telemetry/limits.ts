@@ -3,7 +3,10 @@
 /** Readings accepted in one request, POST /telemetry or /telemetry/batch (beyond: 413). */
 export const MAX_READINGS_PER_REQUEST = 10_000;
 
-/** Request bodies larger than this are refused (413) before they are parsed. */
+/**
+ * The largest body a batch of MAX_READINGS_PER_REQUEST readings needs (names of 128 characters,
+ * units, item overhead). The server refuses larger bodies for every route (http/body-limit.ts).
+ */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** A reading may be stamped at most this far ahead of the server clock (agent clock skew). */

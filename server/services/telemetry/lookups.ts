@@ -10,11 +10,12 @@ const FORGET_ASSET = "caudal_telemetry_forget_asset";
 const FORGET_SERIES = "caudal_telemetry_forget_series";
 
 /*
- * Cache invalidation rides on the database itself: temporary triggers (visible only to this
- * connection, which is the server's only writer) call back into the cache whenever an asset is
- * deleted or moves to another project, or a series is deleted, whether directly or by a foreign
- * key cascade from its project or asset. An invalidation inside a transaction that later rolls
- * back only costs a re-read.
+ * Cache invalidation rides on the database itself: temporary triggers on the server's connection
+ * call back into the cache whenever an asset is deleted or moves to another project, or a series
+ * is deleted, whether directly or by a foreign key cascade from its project or asset. An
+ * invalidation inside a transaction that later rolls back only costs a re-read. Triggers see only
+ * their own connection's changes; another process's (an operator's sqlite3 shell) are caught by
+ * clearIfChangedElsewhere().
  */
 const TRIGGERS = {
   caudal_telemetry_asset_deleted: `AFTER DELETE ON main.assets BEGIN SELECT ${FORGET_ASSET}(OLD.id); END`,
@@ -34,6 +35,8 @@ export class TelemetryLookups {
   #selectAsset: Statement<[string], { project_id: string }> | undefined;
   #selectSeries: Statement<[string, string], SeriesRow> | undefined;
   #installed = false;
+  #triggers = false;
+  #dataVersion: unknown;
 
   constructor(sqlite: Sqlite) {
     this.#sqlite = sqlite;
@@ -43,21 +46,28 @@ export class TelemetryLookups {
     return this.#installed;
   }
 
-  install(): void {
+  /**
+   * Prepares the lookups. With `triggers`, also installs the invalidation triggers (without, the
+   * caller relies on clearIfChangedElsewhere() alone).
+   */
+  install(options: { triggers: boolean }): void {
     if (this.#installed) return;
     const db = this.#sqlite;
-    db.function(FORGET_ASSET, (assetId: unknown) => {
-      if (typeof assetId === "string") this.forgetAsset(assetId);
-      return null;
-    });
-    db.function(FORGET_SERIES, (assetId: unknown, variable: unknown) => {
-      if (typeof assetId === "string" && typeof variable === "string") {
-        this.#series.get(assetId)?.delete(variable);
+    if (options.triggers) {
+      db.function(FORGET_ASSET, (assetId: unknown) => {
+        if (typeof assetId === "string") this.forgetAsset(assetId);
+        return null;
+      });
+      db.function(FORGET_SERIES, (assetId: unknown, variable: unknown) => {
+        if (typeof assetId === "string" && typeof variable === "string") {
+          this.#series.get(assetId)?.delete(variable);
+        }
+        return null;
+      });
+      for (const [name, body] of Object.entries(TRIGGERS)) {
+        db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${body}`);
       }
-      return null;
-    });
-    for (const [name, body] of Object.entries(TRIGGERS)) {
-      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${name} ${body}`);
+      this.#triggers = true;
     }
     this.#selectAsset = db.prepare("SELECT project_id FROM assets WHERE id = ?");
     this.#selectSeries = db.prepare(
@@ -66,12 +76,26 @@ export class TelemetryLookups {
     this.#installed = true;
   }
 
+  /**
+   * Drops everything cached when another connection committed since the last call (SQLite's
+   * data_version changes exactly then): an asset or series may have gone. Call it inside the
+   * write transaction, so nothing can change between the check and the writes.
+   */
+  clearIfChangedElsewhere(): void {
+    const version = this.#sqlite.pragma("data_version", { simple: true });
+    if (version !== this.#dataVersion) {
+      this.#dataVersion = version;
+      this.clear();
+    }
+  }
+
   uninstall(): void {
     if (!this.#installed) return;
     this.#installed = false;
-    if (this.#sqlite.open) {
+    if (this.#triggers && this.#sqlite.open) {
       for (const name of Object.keys(TRIGGERS)) this.#sqlite.exec(`DROP TRIGGER IF EXISTS temp.${name}`);
     }
+    this.#triggers = false;
     this.clear();
   }
 

@@ -1,17 +1,27 @@
-import { Counter, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 
 /** Running totals the write path keeps in plain fields; Prometheus reads them at scrape time. */
 export type TelemetryTotals = {
   stored: number;
   duplicates: number;
   commits: number;
+  commitSeconds: number;
   retentionDeleted: number;
 };
 
-/** Telemetry metrics on this server's registry; the hot path never touches prom-client. */
-export function registerTelemetryMetrics(registry: Registry, read: () => TelemetryTotals): void {
+/** Telemetry metrics on this server's registry; the write path never touches prom-client. */
+export function registerTelemetryMetrics(
+  registry: Registry,
+  read: () => TelemetryTotals & { rollupPending: number },
+): void {
   if (registry.getSingleMetric("caudal_telemetry_points_total")) return;
-  const seen = { stored: 0, duplicates: 0, commits: 0, retentionDeleted: 0 };
+  const seen: TelemetryTotals = {
+    stored: 0,
+    duplicates: 0,
+    commits: 0,
+    commitSeconds: 0,
+    retentionDeleted: 0,
+  };
   const delta = (key: keyof TelemetryTotals): number => {
     const now = read()[key];
     const d = Math.max(0, now - seen[key]);
@@ -34,6 +44,22 @@ export function registerTelemetryMetrics(registry: Registry, read: () => Telemet
     registers: [registry],
     collect() {
       this.inc(delta("commits"));
+    },
+  });
+  new Counter({
+    name: "caudal_telemetry_commit_seconds_total",
+    help: "Time spent in telemetry group commits (the event loop is blocked meanwhile)",
+    registers: [registry],
+    collect() {
+      this.inc(delta("commitSeconds"));
+    },
+  });
+  new Gauge({
+    name: "caudal_telemetry_rollup_pending_series",
+    help: "Series with readings not yet folded into the 5-minute and hourly rollups",
+    registers: [registry],
+    collect() {
+      this.set(read().rollupPending);
     },
   });
   new Counter({

@@ -14,7 +14,7 @@ export async function deleteExpiredRaw(
   cutoffMs: number,
   shouldStop: () => boolean = () => false,
 ): Promise<number> {
-  const seriesIds = sqlite.prepare("SELECT id FROM telemetry_series ORDER BY id").pluck().all() as number[];
+  const seriesIds = sqlite.prepare<[], number>("SELECT id FROM telemetry_series ORDER BY id").pluck().all();
   // Deletes the rows before the chunk's last ts, or before the cutoff if that comes first.
   const deleteChunk: Statement<[number, number, number, number, number]> = sqlite.prepare(
     `DELETE FROM telemetry_raw WHERE series_id = ? AND ts < ? AND ts < coalesce(

@@ -4,14 +4,6 @@ import type { Sqlite } from "../../db/client.ts";
 /** Rows per multi-row INSERT on the append path; the remainder uses the smaller sizes. */
 export const INSERT_CHUNKS = [128, 32, 8, 1] as const;
 
-const rollupUpsert = (table: string) =>
-  `INSERT INTO ${table} (series_id, bucket, count, sum, min, max) VALUES (?, ?, ?, ?, ?, ?)
-   ON CONFLICT (series_id, bucket) DO UPDATE SET
-     count = count + excluded.count,
-     sum = sum + excluded.sum,
-     min = min(min, excluded.min),
-     max = max(max, excluded.max)`;
-
 /**
  * The ingest hot path's prepared statements (DESIGN.md, Storage): raw better-sqlite3 rather than
  * the query builder, which would rebuild the SQL text for every row.
@@ -24,8 +16,6 @@ export class WriteStatements {
   readonly createSeries: Statement<[string, string, string, string | null], { id: number }>;
   readonly setUnit: Statement<[string | null, number]>;
   readonly setLast: Statement<[number, number, number, number]>;
-  readonly rollup5m: Statement<[number, number, number, number, number, number]>;
-  readonly rollup1h: Statement<[number, number, number, number, number, number]>;
   readonly countUsage: Statement<[string, string, number]>;
 
   constructor(sqlite: Sqlite) {
@@ -51,8 +41,6 @@ export class WriteStatements {
     this.setLast = sqlite.prepare(
       "UPDATE telemetry_series SET last_ts = ?, last_value = ? WHERE id = ? AND (last_ts IS NULL OR last_ts < ?)",
     );
-    this.rollup5m = sqlite.prepare(rollupUpsert("telemetry_rollup_5m"));
-    this.rollup1h = sqlite.prepare(rollupUpsert("telemetry_rollup_1h"));
     this.countUsage = sqlite.prepare(
       `INSERT INTO usage_counters (project_id, period, telemetry_points) VALUES (?, ?, ?)
        ON CONFLICT (project_id, period) DO UPDATE SET telemetry_points = telemetry_points + excluded.telemetry_points`,

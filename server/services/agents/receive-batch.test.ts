@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Payload } from "../../../shared/mqtt/topics.ts";
+import { TestServer } from "../../testing/harness.ts";
+import type { TelemetryEvent } from "../events.ts";
+import { receiveAgentBatch } from "./receive-batch.ts";
+
+type Batch = Payload<"telemetry">;
+
+describe("receiveAgentBatch: an agent's batch through the ingest service", () => {
+  let t: TestServer;
+  let projectId: string;
+  let wellA: string;
+  let wellB: string;
+  let elsewhere: string;
+  beforeAll(async () => {
+    t = await TestServer.start();
+    projectId = await t.project();
+    wellA = await t.asset(projectId);
+    wellB = await t.asset(projectId);
+    elsewhere = await t.asset(await t.project());
+  });
+  afterAll(async () => t.stop());
+
+  const rawRows = (assetId: string) =>
+    t.server.context.sqlite
+      .prepare(
+        "SELECT count(*) FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
+      )
+      .pluck()
+      .get(assetId) as number;
+
+  const batchOf = (seq: number, series: Batch["series"], agentId = randomUUID()): Batch => ({
+    agent_id: agentId,
+    seq,
+    lane: "backlog",
+    series,
+    alarms: [],
+  });
+
+  it("turns series into one payload per asset and instant, each with every variable of that instant", async () => {
+    const ts = t.clock.now().getTime() - 60_000;
+    const events: TelemetryEvent[] = [];
+    const listen = (e: TelemetryEvent) => events.push(e);
+    t.server.context.events.on("telemetry", listen);
+    try {
+      const ack = await receiveAgentBatch(
+        t.server.context,
+        projectId,
+        batchOf(1, [
+          {
+            asset_id: wellA,
+            variable: "pressure",
+            unit: "psi",
+            points: [
+              [ts, 1450],
+              [ts + 1000, 1451],
+            ],
+          },
+          { asset_id: wellA, variable: "temperature", points: [[ts, 182]] },
+          { asset_id: wellB, variable: "pressure", unit: "psi", points: [[ts, 900]] },
+        ]),
+      );
+      expect(ack).toMatchObject({ seq: 1, accepted: 4, duplicate: false });
+      expect(ack.error).toBeUndefined();
+    } finally {
+      t.server.context.events.off("telemetry", listen);
+    }
+    const byAsset = (assetId: string) =>
+      events
+        .filter((e) => e.assetId === assetId)
+        .map((e) => ({ ts: Date.parse(e.timestamp), variables: e.readings.map((r) => r.variable).sort() }));
+    expect(byAsset(wellA)).toEqual([
+      { ts, variables: ["pressure", "temperature"] },
+      { ts: ts + 1000, variables: ["pressure"] },
+    ]);
+    expect(byAsset(wellB)).toEqual([{ ts, variables: ["pressure"] }]);
+    // The agent evaluated its rules at the edge: the server's engine must not evaluate them again.
+    expect(events.every((e) => e.source === "agent")).toBe(true);
+
+    const { token } = await t.admin();
+    const latest = await t.request<{ timestamp: string; readings: { variable: string; value: number }[] }[]>(
+      `/api/telemetry/${wellA}?limit=2`,
+      { token },
+    );
+    expect(latest.body.map((p) => [Date.parse(p.timestamp), p.readings.length])).toEqual([
+      [ts + 1000, 1],
+      [ts, 2],
+    ]);
+  });
+
+  it("acknowledges a seq already committed as a duplicate and stores nothing again", async () => {
+    const agentId = randomUUID();
+    const ts = t.clock.now().getTime() - 30_000;
+    const batch = batchOf(
+      7,
+      [
+        {
+          asset_id: wellB,
+          variable: "flow",
+          points: [
+            [ts, 10],
+            [ts + 1, 11],
+          ],
+        },
+      ],
+      agentId,
+    );
+    const first = await receiveAgentBatch(t.server.context, projectId, batch);
+    const stored = rawRows(wellB);
+    const again = await receiveAgentBatch(t.server.context, projectId, batch);
+    expect(first).toMatchObject({ accepted: 2, duplicate: false });
+    expect(again).toEqual({ agent_id: agentId, seq: 7, accepted: 0, duplicate: true });
+    expect(rawRows(wellB)).toBe(stored);
+    // The same seq from another agent is another batch.
+    const other = await receiveAgentBatch(t.server.context, projectId, { ...batch, agent_id: randomUUID() });
+    expect(other).toMatchObject({ duplicate: false, accepted: 0 });
+  });
+
+  it("discards points of assets outside the project, says so in the ack, and stores the rest", async () => {
+    const ts = t.clock.now().getTime() - 20_000;
+    const unknown = randomUUID();
+    const ack = await receiveAgentBatch(
+      t.server.context,
+      projectId,
+      batchOf(1, [
+        { asset_id: elsewhere, variable: "pressure", points: [[ts, 1]] },
+        { asset_id: wellA, variable: "level", points: [[ts, 5]] },
+        { asset_id: unknown, variable: "pressure", points: [[ts, 2]] },
+        { asset_id: elsewhere, variable: "temperature", points: [[ts, 3]] },
+      ]),
+    );
+    expect(ack.accepted).toBe(1);
+    expect(ack.error).toContain("2 asset(s)");
+    expect(ack.error).toContain(elsewhere);
+    expect(ack.error).toContain(unknown);
+    expect(rawRows(elsewhere)).toBe(0);
+  });
+});

@@ -1,0 +1,116 @@
+import type { Sqlite } from "../../db/client.ts";
+import { type RollupState, RollupStatements, readRollupState, rollUpSeries } from "./rollups.ts";
+
+/** Raw rows read per roll-up transaction: short enough not to hold up ingest. */
+export const ROLLUP_ROWS_PER_TRANSACTION = 5_000;
+
+/**
+ * Keeps the 5-minute and hourly rollups up to date without touching them on every commit.
+ *
+ * Live readings (newer than their series' watermark) are only written raw; their series is
+ * marked pending and a roll-up pass folds the new raw rows into the rollups later (every second,
+ * before any history read of that series, and at shutdown). A commit thus dirties one page per
+ * series instead of three, which is what bounds ingest (DESIGN.md, Storage). Readings older than
+ * the watermark (backfill) are merged into the rollups in their own commit.
+ *
+ * Nothing of this is stored: after a restart each series' state is read back from the rollups and
+ * raw rows themselves (readRollupState), so a crash between a commit and its roll-up loses nothing,
+ * and since rollups are derived from raw rows, which are unique per millisecond, nothing is ever
+ * counted twice.
+ */
+export class RollupTracker {
+  readonly #sqlite: Sqlite;
+  readonly #stmts: RollupStatements;
+  readonly #states = new Map<number, RollupState>();
+  readonly #pending = new Set<number>();
+
+  constructor(sqlite: Sqlite) {
+    this.#sqlite = sqlite;
+    this.#stmts = new RollupStatements(sqlite);
+  }
+
+  get statements(): RollupStatements {
+    return this.#stmts;
+  }
+
+  get pendingSeries(): number {
+    return this.#pending.size;
+  }
+
+  /** The series' committed state, read from the database on first use. */
+  stateOf(seriesId: number): RollupState {
+    const known = this.#states.get(seriesId);
+    if (known) return known;
+    const { state, pending } = readRollupState(this.#stmts, seriesId);
+    this.#states.set(seriesId, state);
+    if (pending) this.#pending.add(seriesId);
+    return state;
+  }
+
+  /** A commit stored readings at or after the watermark (call after the commit). */
+  markPending(seriesId: number): void {
+    this.#pending.add(seriesId);
+  }
+
+  forget(seriesId: number): void {
+    this.#states.delete(seriesId);
+    this.#pending.delete(seriesId);
+  }
+
+  clear(): void {
+    this.#states.clear();
+    this.#pending.clear();
+  }
+
+  /** One roll-up transaction over pending series, up to `maxRows` raw rows. True when none remain. */
+  step(maxRows = ROLLUP_ROWS_PER_TRANSACTION): boolean {
+    if (this.#pending.size === 0) return true;
+    this.#rollUp([...this.#pending], maxRows);
+    return this.#pending.size === 0;
+  }
+
+  /** Rolls the given series up completely, now (history reads call this first). */
+  ensure(seriesIds: readonly number[]): void {
+    for (const id of seriesIds) this.stateOf(id);
+    let todo = seriesIds.filter((id) => this.#pending.has(id));
+    while (todo.length > 0) {
+      this.#rollUp(todo, ROLLUP_ROWS_PER_TRANSACTION);
+      todo = todo.filter((id) => this.#pending.has(id));
+    }
+  }
+
+  /** Rolls everything pending, yielding to the event loop between transactions. */
+  async drain(shouldStop: () => boolean = () => false): Promise<void> {
+    while (!shouldStop() && !this.step()) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Reads the state of every series (after a restart), yielding between batches. */
+  async scan(shouldStop: () => boolean = () => false): Promise<void> {
+    const ids = this.#sqlite.prepare<[], number>("SELECT id FROM telemetry_series").pluck().all();
+    for (let i = 0; i < ids.length; i++) {
+      if (shouldStop()) return;
+      const id = ids[i];
+      if (id !== undefined) this.stateOf(id);
+      if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  #rollUp(seriesIds: readonly number[], maxRows: number): void {
+    const results: { id: number; state: RollupState; done: boolean }[] = [];
+    this.#sqlite
+      .transaction(() => {
+        let budget = maxRows;
+        for (const id of seriesIds) {
+          if (budget <= 0) break;
+          const r = rollUpSeries(this.#stmts, id, this.stateOf(id), budget);
+          budget -= r.rows;
+          results.push({ id, state: r.state, done: r.done });
+        }
+      })
+      .immediate();
+    for (const r of results) {
+      this.#states.set(r.id, r.state);
+      if (r.done) this.#pending.delete(r.id);
+    }
+  }
+}
