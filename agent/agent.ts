@@ -1,6 +1,7 @@
 import { type AgentRuntimeConfig, configHash } from "../shared/mqtt/agent-config.ts";
 import type { AgentFileConfig } from "../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../shared/mqtt/topics.ts";
+import { readingInRange } from "../shared/telemetry-limits.ts";
 import type { AgentLog } from "./agent-log.ts";
 import { type AgentMetrics, createAgentMetrics } from "./agent-metrics.ts";
 import type { DriverFactory } from "./drivers/driver.ts";
@@ -269,6 +270,20 @@ export class CaudalAgent {
         ts: new Date(ts).toISOString(),
       });
       if (result.quality !== "good" || result.value === null) continue;
+      // The server refuses a batch holding a value beyond ±1e15 (shared/telemetry-limits.ts):
+      // such a value (a mis-typed register, a garbage float) is kept out of the batch, shown locally.
+      if (!readingInRange(result.value)) {
+        this.metrics.polledValues.inc({ quality: "out_of_range" });
+        this.#lastValues.set(variable.id, {
+          alias: variable.alias,
+          device_id: deviceId,
+          value: result.value,
+          quality: "out_of_range",
+          detail: "beyond ±1e15: check data_type, word_order and scale_factor",
+          ts: new Date(ts).toISOString(),
+        });
+        continue;
+      }
       alarms.push(...this.#alarms.observe(assetId, variable.alias, result.value, ts));
       if (!this.#filter.accept(variable.id, result.value, variable.deadband, ts)) continue;
       const s = series.get(variable.alias) ?? {

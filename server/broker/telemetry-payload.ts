@@ -1,5 +1,6 @@
 import { type ZodSafeParseResult, z } from "zod";
 import { alarmTransitionSchema, type Payload, payloads } from "../../shared/mqtt/topics.ts";
+import { readingInRange } from "../../shared/telemetry-limits.ts";
 
 type Telemetry = Payload<"telemetry">;
 type Series = Telemetry["series"][number];
@@ -69,7 +70,7 @@ function isPoint(p: unknown): p is Point {
     Number.isSafeInteger(ts) &&
     ts >= 0 &&
     typeof value === "number" &&
-    Number.isFinite(value)
+    readingInRange(value)
   );
 }
 

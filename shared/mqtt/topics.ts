@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_READING_MAGNITUDE } from "../telemetry-limits.ts";
 import { agentRuntimeConfigSchema } from "./agent-config.ts";
 
 /**
@@ -14,7 +15,14 @@ export const seriesPointsSchema = z.object({
   asset_id: z.uuid(),
   variable: z.string().min(1).max(128),
   unit: z.string().max(32).nullish(),
-  points: z.array(z.tuple([z.number().int().nonnegative(), z.number()])).min(1),
+  points: z
+    .array(
+      z.tuple([
+        z.number().int().nonnegative(),
+        z.number().min(-MAX_READING_MAGNITUDE).max(MAX_READING_MAGNITUDE),
+      ]),
+    )
+    .min(1),
 });
 
 /** A local alarm transition raised at the edge with the shared evaluator, synced inside a batch. */

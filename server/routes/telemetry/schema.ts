@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { MAX_READING_MAGNITUDE } from "../../../shared/telemetry-limits.ts";
 import { LATEST_LIMIT_DEFAULT, LATEST_LIMIT_MAX } from "../../services/telemetry/limits.ts";
 
 export const TELEMETRY_TAG = "Telemetry";
@@ -17,8 +18,11 @@ export const telemetryReadingSchema = z
       .string({ error: "is required (a string)" })
       .min(1, "must not be empty")
       .max(128, "must be at most 128 characters"),
-    // zod rejects NaN and ±Infinity (JSON's 1e999 parses to Infinity): a reading is a finite number.
-    value: z.number({ error: "must be a finite number" }),
+    // zod rejects NaN and ±Infinity (JSON's 1e999 parses to Infinity); the bound keeps sums finite.
+    value: z
+      .number({ error: "must be a finite number" })
+      .min(-MAX_READING_MAGNITUDE, "must be at least -1e15")
+      .max(MAX_READING_MAGNITUDE, "must be at most 1e15"),
     unit: z.string({ error: "must be a string" }).max(32, "must be at most 32 characters").optional(),
   })
   .openapi("TelemetryReading");

@@ -1,0 +1,10 @@
+/**
+ * The largest magnitude a telemetry value may have. Rollups and daily reports sum readings: with
+ * values bounded at 1e15 a sum stays finite and exact enough for any field quantity (totalisers
+ * included), where two readings of 1e308 would overflow a double to Infinity.
+ */
+export const MAX_READING_MAGNITUDE = 1e15;
+
+export function readingInRange(value: number): boolean {
+  return Number.isFinite(value) && Math.abs(value) <= MAX_READING_MAGNITUDE;
+}
