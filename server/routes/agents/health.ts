@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import { agentHealth } from "../../services/agents/agent-health.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
 import { healthSchema, projectIdParam2 } from "./schema.ts";
 

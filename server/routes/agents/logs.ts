@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import { listAgentLogs, postAgentLog } from "../../services/agents/agent-logs.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
 import { logEntrySchema, logsQuery, newLogBody } from "./schema.ts";
 

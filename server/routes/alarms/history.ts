@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import { alarmHistory } from "../../services/alarms/alarm-history.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
 import { alarmHistoryEntrySchema, historyQuery } from "./schema.ts";
 

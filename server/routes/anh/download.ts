@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { anhReportContentSchema } from "../../services/reports/content-schema.ts";
 import { type ReportFile, reportFile } from "../../services/reports/get-report.ts";
 import type { Router } from "../router.ts";
-import { guard } from "./guard.ts";
 import { ANH_TAG, reportIdParams } from "./schema.ts";
 
 const route = createRoute({

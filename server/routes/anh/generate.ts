@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { requestGeneration } from "../../services/reports/request-generation.ts";
 import type { Router } from "../router.ts";
-import { guard } from "./guard.ts";
 import { ANH_TAG, anhReportSchema, generateReportRequest } from "./schema.ts";
 
 const route = createRoute({

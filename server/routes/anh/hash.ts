@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { reportFile } from "../../services/reports/get-report.ts";
 import type { Router } from "../router.ts";
-import { guard } from "./guard.ts";
 import { ANH_TAG, reportIdParams } from "./schema.ts";
 
 const route = createRoute({

@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import { listAudit } from "../../services/audit/list-audit.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../records/guard.ts";
 import type { Router } from "../router.ts";
 import { AUDIT_TAG, auditEntrySchema, auditListQuery } from "./schema.ts";
 

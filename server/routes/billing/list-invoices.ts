@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import { listInvoices } from "../../services/billing/list-invoices.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../anh/guard.ts";
 import type { Router } from "../router.ts";
 import { BILLING_TAG, invoiceSchema, projectQuery } from "./schema.ts";
 

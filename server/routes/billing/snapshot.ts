@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import { createSnapshot } from "../../services/billing/create-snapshot.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../anh/guard.ts";
 import type { Router } from "../router.ts";
 import { BILLING_TAG, snapshotRequest, snapshotSchema } from "./schema.ts";
 

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import { setSubscription } from "../../services/billing/set-subscription.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../anh/guard.ts";
 import type { Router } from "../router.ts";
 import { BILLING_TAG, projectIdParams, subscriptionRequest, subscriptionSchema } from "./schema.ts";
 

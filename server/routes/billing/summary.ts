@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import { billingSummary } from "../../services/billing/billing-summary.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { guard } from "../anh/guard.ts";
 import type { Router } from "../router.ts";
 import { BILLING_TAG, billingSummarySchema } from "./schema.ts";
 

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { dashboardSummary } from "../../services/dashboard/dashboard-summary.ts";
-import { guard } from "../anh/guard.ts";
 import type { Router } from "../router.ts";
 import { dashboardSummarySchema } from "./schema.ts";
 

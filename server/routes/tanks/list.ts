@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { listTanks } from "../../services/field/assets/list-tanks.ts";
 import { assetSchema } from "../edge/assets/schema.ts";
-import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
 
 const query = z.object({

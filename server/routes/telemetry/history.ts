@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { telemetryHistory } from "../../services/telemetry/history.ts";
-import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
 import { assetParams, historyItemSchema, historyQuery, TELEMETRY_TAG } from "./schema.ts";
 

@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { ingestTelemetry } from "../../services/telemetry/ingest.ts";
-import { guard } from "../edge/guard.ts";
 import type { Router } from "../router.ts";
 import { ingestResultSchema, TELEMETRY_TAG, telemetryBatchSchema } from "./schema.ts";
 

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, uuidParam } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { listProjectAssets } from "../../../services/field/assets/list-assets.ts";
 import type { Router } from "../../router.ts";
-import { guard } from "../guard.ts";
 import { assetSchema } from "./schema.ts";
 
 const route = createRoute({

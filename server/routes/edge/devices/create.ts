@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { createDevice } from "../../../services/field/devices/create-device.ts";
 import type { Router } from "../../router.ts";
-import { guard } from "../guard.ts";
 import { assetIdParams, createDeviceRequest, deviceSchema } from "./schema.ts";
 
 const route = createRoute({

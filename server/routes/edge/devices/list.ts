@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { listAssetDevices } from "../../../services/field/devices/list-devices.ts";
 import type { Router } from "../../router.ts";
-import { guard } from "../guard.ts";
 import { assetIdParams, deviceSchema } from "./schema.ts";
 
 const route = createRoute({

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { deleteVariable } from "../../../services/field/variables/delete-variable.ts";
 import type { Router } from "../../router.ts";
 import { deleted, idParams } from "../field-schema.ts";
-import { guard } from "../guard.ts";
 
 const route = createRoute({
   method: "delete",

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { replaceVariable } from "../../../services/field/variables/update-variable.ts";
 import type { Router } from "../../router.ts";
 import { idParams } from "../field-schema.ts";
-import { guard } from "../guard.ts";
 import { createVariableRequest, variableSchema } from "./schema.ts";
 
 const route = createRoute({

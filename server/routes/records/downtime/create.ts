@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { createDowntime } from "../../../services/records/downtime/create-downtime.ts";
 import type { Router } from "../../router.ts";
 import { CREATE_DESCRIPTION, RECORDS_TAG } from "../fields.ts";
-import { guard } from "../guard.ts";
 import { downtimeRecord, downtimeRequest } from "./schema.ts";
 
 const route = createRoute({

@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { listDowntime } from "../../../services/records/downtime/list-downtime.ts";
 import type { Router } from "../../router.ts";
 import { LIST_DESCRIPTION, RECORDS_TAG, recordListQuery } from "../fields.ts";
-import { guard } from "../guard.ts";
 import { downtimeRecord } from "./schema.ts";
 
 const route = createRoute({

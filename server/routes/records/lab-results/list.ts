@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { listLabResults } from "../../../services/records/lab-results/list-lab-results.ts";
 import type { Router } from "../../router.ts";
 import { LIST_DESCRIPTION, RECORDS_TAG, recordListQuery } from "../fields.ts";
-import { guard } from "../guard.ts";
 import { labResultRecord } from "./schema.ts";
 
 const route = createRoute({

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
+import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import { createMeterReading } from "../../../services/records/meter-readings/create-meter-reading.ts";
 import type { Router } from "../../router.ts";
 import { CREATE_DESCRIPTION, RECORDS_TAG } from "../fields.ts";
-import { guard } from "../guard.ts";
 import { meterReadingRecord, meterReadingRequest } from "./schema.ts";
 
 const route = createRoute({

@@ -1,9 +1,9 @@
 import type { MiddlewareHandler } from "hono";
-import type { Permission } from "../../../shared/roles.ts";
-import { requireAuth } from "../../http/auth.ts";
-import type { AppEnv } from "../../http/env.ts";
-import { authorize } from "../../services/auth/auth-context.ts";
-import type { ServiceContext } from "../../services/context.ts";
+import type { Permission } from "../../shared/roles.ts";
+import { authorize } from "../services/auth/auth-context.ts";
+import type { ServiceContext } from "../services/context.ts";
+import { requireAuth } from "./auth.ts";
+import type { AppEnv } from "./env.ts";
 
 /**
  * Route middleware: bearer authentication (401), then every permission (403). It runs before the
