@@ -132,7 +132,10 @@ export class MqttBroker {
     for (const { projectId, message } of latestConfigMessages(this.#ctx))
       onDeployment({ projectId, message });
 
-    const tcp = createServer((socket) => aedes.handle(socket));
+    // TCP_NODELAY: MQTT's small packets (PUBACK, the application ack after each commit) must leave at
+    // once. With Nagle's algorithm each ack waited for the peer's delayed TCP ACK: measured 15 ms per
+    // ack on loopback, a third of an agent's backlog round trip (drain 115k → 185k points/s without).
+    const tcp = createServer({ noDelay: true }, (socket) => aedes.handle(socket));
     this.#tcp = tcp;
     await new Promise<void>((resolve, reject) => {
       tcp.once("error", reject);

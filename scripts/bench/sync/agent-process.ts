@@ -6,6 +6,7 @@ import { agentFileConfigSchema } from "../../../shared/mqtt/agent-file-config.ts
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { serve } from "../ws/ipc.ts";
 import { mergedBatch } from "./batch-shape.ts";
+import { asRequest } from "./ipc-request.ts";
 
 /*
  * The agent side of `npm run bench -- sync` phase "drain", in its own process as in production
@@ -154,6 +155,6 @@ async function drain(r: DrainRequest): Promise<Omit<DrainReport, "type">> {
 }
 
 serve({
-  prefill: (request) => prefill(request as unknown as PrefillRequest),
-  drain: (request) => drain(request as unknown as DrainRequest),
+  prefill: (request) => prefill(asRequest<PrefillRequest>(request)),
+  drain: (request) => drain(asRequest<DrainRequest>(request)),
 });

@@ -4,6 +4,7 @@ import { type Payload, payloads, topics } from "../../../shared/mqtt/topics.ts";
 import { serve } from "../ws/ipc.ts";
 import { mergedBatch } from "./batch-shape.ts";
 import type { BenchProject } from "./fixtures.ts";
+import { asRequest } from "./ipc-request.ts";
 
 /*
  * The load side of `npm run bench -- sync` phase "ingest", forked into its own process. One MQTT
@@ -142,4 +143,4 @@ async function ingest(r: IngestRequest): Promise<Omit<IngestReport, "type">> {
   };
 }
 
-serve({ ingest: (request) => ingest(request as unknown as IngestRequest) });
+serve({ ingest: (request) => ingest(asRequest<IngestRequest>(request)) });

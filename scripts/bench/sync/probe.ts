@@ -1,6 +1,7 @@
 import { encodeRegisters } from "../../../agent/drivers/modbus/decode.ts";
 import { ModbusTcpServer } from "../../sim/modbus-tcp-server.ts";
 import { serve } from "../ws/ipc.ts";
+import { asRequest } from "./ipc-request.ts";
 
 /*
  * The field and the observer of `npm run bench -- sync` phase "drain", in their own process:
@@ -87,7 +88,7 @@ async function probe(s: SampleStart, assetId: string): Promise<void> {
 serve({
   plc: (r) => startPlc(Number(r.tags)),
   sample: (r) => {
-    const s = r as unknown as SampleStart;
+    const s = asRequest<SampleStart>(r);
     sampling = true;
     samples.length = 0;
     requests = 0;
