@@ -7,8 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import type { AgentDevice, AgentRuntimeConfig, AgentVariable } from "../../shared/mqtt/agent-config.ts";
-import { ask } from "./agent/ipc.ts";
 import { peerPhase } from "./agent/peer.ts";
+import { ask } from "./ipc.ts";
 
 // `npm run bench -- agent [--phase rate|ceiling|rss|peer|all] [--variants source,tuned,bundled] [--runs 3]
 //   [--devices 10] [--tags 5000] [--duration 20] [--warmup 5] [--rss-devices 2] [--rss-duration 30]

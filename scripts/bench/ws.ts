@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { call } from "./ws/ipc.ts";
+import { ask } from "./ipc.ts";
 
 // `npm run bench -- ws [--clients 1000] [--rate 150] [--duration 10] [--warmup 3] [--runs 3] [--readings 5]`
 // Live stream fan-out. Three processes: this one only orchestrates; ws/server.ts runs a real
@@ -77,18 +77,18 @@ async function oneRun(options: Options, gc: boolean): Promise<RunResult> {
   const server = child("./ws/server.ts", gc ? ["--expose-gc"] : []);
   const clients = child("./ws/clients.ts");
   try {
-    const { url, rssMb: rssIdleMb } = await call<{ url: string; rssMb: number }>(server, { type: "start" });
-    await call(clients, { type: "connect", url, clients: options.clients });
-    const connected = await call<{ clients: number; rssMb: number; heapUsedMb: number }>(server, {
+    const { url, rssMb: rssIdleMb } = await ask<{ url: string; rssMb: number }>(server, { type: "start" });
+    await ask(clients, { type: "connect", url, clients: options.clients });
+    const connected = await ask<{ clients: number; rssMb: number; heapUsedMb: number }>(server, {
       type: "connected",
     });
     if (connected.clients !== options.clients) {
       throw new Error(`only ${connected.clients} of ${options.clients} clients connected`);
     }
-    await call(server, { type: "emit", rate: options.rate, readings: options.readings });
+    await ask(server, { type: "emit", rate: options.rate, readings: options.readings });
     await sleep(options.warmupS * 1000);
     const mark = () =>
-      Promise.all([call<ServerMark>(server, { type: "mark" }), call<ClientMark>(clients, { type: "mark" })]);
+      Promise.all([ask<ServerMark>(server, { type: "mark" }), ask<ClientMark>(clients, { type: "mark" })]);
     const [s0, c0] = await mark();
     const started = performance.now();
     await sleep(options.durationS * 1000);
@@ -110,7 +110,7 @@ async function oneRun(options: Options, gc: boolean): Promise<RunResult> {
       closes: c1.closes,
     };
   } finally {
-    await call(server, { type: "stop" }).catch(() => undefined);
+    await ask(server, { type: "stop" }).catch(() => undefined);
     await Promise.all([server, clients].map(quit));
   }
 }

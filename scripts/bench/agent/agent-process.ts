@@ -6,7 +6,7 @@ import type { Driver, DriverFactory } from "../../../agent/drivers/driver.ts";
 import { driverFactory } from "../../../agent/drivers/registry.ts";
 import { agentRuntimeConfigSchema } from "../../../shared/mqtt/agent-config.ts";
 import { agentFileConfigSchema } from "../../../shared/mqtt/agent-file-config.ts";
-import { answer } from "./ipc.ts";
+import { answer } from "../ipc.ts";
 
 /*
  * The agent side of `npm run bench -- agent`: a real CaudalAgent in its own process (as `npm run

@@ -4,7 +4,7 @@ import { connect, type Socket } from "node:net";
 import { ModbusDriver } from "../../../agent/drivers/modbus/modbus-driver.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { PymodbusPeer, pymodbusSkipReason } from "../../sim/pymodbus-peer.ts";
-import { ask } from "./ipc.ts";
+import { ask } from "../ipc.ts";
 
 /*
  * The `peer` phase of `npm run bench -- agent`: how many registers per second a Modbus TCP server

@@ -1,5 +1,5 @@
 import { ModbusTcpServer } from "../../sim/modbus-tcp-server.ts";
-import { answer } from "./ipc.ts";
+import { answer } from "../ipc.ts";
 
 /*
  * The PLC side of `npm run bench -- agent`, in its own process so it does not share the agent's

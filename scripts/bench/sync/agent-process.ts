@@ -4,7 +4,7 @@ import { AgentStore } from "../../../agent/store/agent-store.ts";
 import { MAX_BATCH_POINTS } from "../../../agent/store/outbox.ts";
 import { agentFileConfigSchema } from "../../../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { serve } from "../ws/ipc.ts";
+import { answer } from "../ipc.ts";
 import { mergedBatch } from "./batch-shape.ts";
 import { asRequest } from "./ipc-request.ts";
 
@@ -154,7 +154,7 @@ async function drain(r: DrainRequest): Promise<Omit<DrainReport, "type">> {
   }
 }
 
-serve({
+answer({
   prefill: (request) => prefill(asRequest<PrefillRequest>(request)),
   drain: (request) => drain(asRequest<DrainRequest>(request)),
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { call } from "../ws/ipc.ts";
+import { ask } from "../ipc.ts";
 import type { DrainReport, DrainRequest, PrefillReport, PrefillRequest } from "./agent-process.ts";
 import { type CpuShares, CpuWindow, describeCpu } from "./cpu-window.ts";
 import { startSyncBenchServer } from "./fixtures.ts";
@@ -46,7 +46,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
   const agent = forkChild("./agent-process.ts");
   const dataDir = mkdtempSync(join(tmpdir(), "caudal-bench-sync-agent-"));
   try {
-    const plc = await call<PlcReport>(probe, { type: "plc", tags: o.variables });
+    const plc = await ask<PlcReport>(probe, { type: "plc", tags: o.variables });
     const project = await bench.project("site", o.assets);
     const config = await bench.deployModbus(
       project,
@@ -54,7 +54,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
       o.variables,
       o.pollMs,
     );
-    const prefill = await call<PrefillReport>(agent, {
+    const prefill = await ask<PrefillReport>(agent, {
       type: "prefill",
       dataDir,
       config,
@@ -64,7 +64,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
       endTs: Date.now() - 1000,
     } satisfies PrefillRequest);
     const liveFrom = Date.now();
-    await call(probe, {
+    await ask(probe, {
       type: "sample",
       base: bench.base,
       token: bench.token,
@@ -73,7 +73,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
       liveFrom,
     } satisfies SampleStart);
     const window = new CpuWindow({ agent, probe });
-    const report = await call<DrainReport>(agent, {
+    const report = await ask<DrainReport>(agent, {
       type: "drain",
       dataDir,
       mqttUrl: bench.mqttUrl,
@@ -85,7 +85,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
       timeoutMs: 3_600_000,
     } satisfies DrainRequest);
     const cpu = window.end();
-    const samples = await call<SampleReport>(probe, { type: "stop" });
+    const samples = await ask<SampleReport>(probe, { type: "stop" });
     // Whatever was published before the agent stopped is committed by now or never will be.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const sqlite = bench.server.context.sqlite;
@@ -108,7 +108,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
       report,
     };
   } finally {
-    await call(probe, { type: "close" }).catch(() => {});
+    await ask(probe, { type: "close" }).catch(() => {});
     await endChild(probe);
     await endChild(agent);
     await bench.stop();

@@ -34,7 +34,7 @@ export type SyncBenchServer = {
   ): Promise<Payload<"config">>;
 };
 
-async function call<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
+async function ask<T>(base: string, path: string, body: unknown, token?: string): Promise<T> {
   const res = await fetch(`${base}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -60,7 +60,7 @@ export async function startSyncBenchServer(): Promise<SyncBenchServer> {
   const server = new CaudalServer({ config, logger: createLogger("silent") });
   await server.start();
   const base = `http://127.0.0.1:${server.port}`;
-  const { token } = await call<{ token: string }>(base, "/api/auth/setup/register", {
+  const { token } = await ask<{ token: string }>(base, "/api/auth/setup/register", {
     email: "bench@caudal.test",
     name: "Bench",
     role: "superadmin",
@@ -76,10 +76,10 @@ export async function startSyncBenchServer(): Promise<SyncBenchServer> {
       rmSync(dataDir, { recursive: true, force: true });
     },
     project: async (name, assets) => {
-      const { id } = await call<{ id: string }>(base, "/api/edge/projects", { name }, token);
+      const { id } = await ask<{ id: string }>(base, "/api/edge/projects", { name }, token);
       const ids: string[] = [];
       for (let i = 0; i < assets; i++) {
-        const asset = await call<{ id: string }>(
+        const asset = await ask<{ id: string }>(
           base,
           "/api/edge/assets",
           { project_id: id, name: `${name} well ${i}`, asset_type: "well" },
@@ -87,7 +87,7 @@ export async function startSyncBenchServer(): Promise<SyncBenchServer> {
         );
         ids.push(asset.id);
       }
-      const issued = await call<{ agent_token: string }>(
+      const issued = await ask<{ agent_token: string }>(
         base,
         `/api/edge/projects/${id}/agent-token`,
         undefined,
@@ -97,14 +97,14 @@ export async function startSyncBenchServer(): Promise<SyncBenchServer> {
     },
     deployModbus: async (project, plc, variables, pollIntervalMs) => {
       for (const [i, assetId] of project.assets.entries()) {
-        const device = await call<{ id: string }>(
+        const device = await ask<{ id: string }>(
           base,
           `/api/edge/assets/${assetId}/devices`,
           { name: `plc-${i}`, protocol: "modbus_tcp", host: plc.host, port: plc.port, slave_id: 1 },
           token,
         );
         for (let v = 0; v < variables; v++) {
-          await call(
+          await ask(
             base,
             `/api/edge/devices/${device.id}/variables`,
             {
@@ -118,7 +118,7 @@ export async function startSyncBenchServer(): Promise<SyncBenchServer> {
           );
         }
       }
-      await call(base, `/api/edge/projects/${project.id}/deploy`, undefined, token);
+      await ask(base, `/api/edge/projects/${project.id}/deploy`, undefined, token);
       const message = latestConfigMessages(server.context).find((m) => m.projectId === project.id)?.message;
       if (!message) throw new Error("the deployment left no configuration message");
       return message;

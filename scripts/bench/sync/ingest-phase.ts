@@ -1,5 +1,5 @@
 import { DAY_MS } from "../../../server/services/telemetry/limits.ts";
-import { call } from "../ws/ipc.ts";
+import { ask } from "../ipc.ts";
 import { type CpuShares, CpuWindow, describeCpu } from "./cpu-window.ts";
 import { type BenchProject, startSyncBenchServer } from "./fixtures.ts";
 import type { IngestReport, IngestRequest } from "./loader.ts";
@@ -43,10 +43,10 @@ async function ingestRun(o: IngestOptions): Promise<IngestRun> {
     const count = () =>
       bench.server.context.sqlite.prepare("SELECT count(*) FROM telemetry_raw").pluck().get() as number;
     const now = Date.now();
-    await call<IngestReport>(loader, request(now - 60 * DAY_MS, 3));
+    await ask<IngestReport>(loader, request(now - 60 * DAY_MS, 3));
     const before = count();
     const window = new CpuWindow({ loader });
-    const report = await call<IngestReport>(loader, request(now - 30 * DAY_MS, o.duration));
+    const report = await ask<IngestReport>(loader, request(now - 30 * DAY_MS, o.duration));
     const cpu = window.end();
     return {
       pointsPerSecond: report.acceptedPoints / (report.elapsedMs / 1000),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import mqtt, { type MqttClient } from "mqtt";
 import { type Payload, payloads, topics } from "../../../shared/mqtt/topics.ts";
-import { serve } from "../ws/ipc.ts";
+import { answer } from "../ipc.ts";
 import { mergedBatch } from "./batch-shape.ts";
 import type { BenchProject } from "./fixtures.ts";
 import { asRequest } from "./ipc-request.ts";
@@ -143,4 +143,4 @@ async function ingest(r: IngestRequest): Promise<Omit<IngestReport, "type">> {
   };
 }
 
-serve({ ingest: (request) => ingest(asRequest<IngestRequest>(request)) });
+answer({ ingest: (request) => ingest(asRequest<IngestRequest>(request)) });

@@ -1,6 +1,6 @@
 import { encodeRegisters } from "../../../agent/drivers/modbus/decode.ts";
 import { ModbusTcpServer } from "../../sim/modbus-tcp-server.ts";
-import { serve } from "../ws/ipc.ts";
+import { answer } from "../ipc.ts";
 import { asRequest } from "./ipc-request.ts";
 
 /*
@@ -85,7 +85,7 @@ async function probe(s: SampleStart, assetId: string): Promise<void> {
   }
 }
 
-serve({
+answer({
   plc: (r) => startPlc(Number(r.tags)),
   sample: (r) => {
     const s = asRequest<SampleStart>(r);

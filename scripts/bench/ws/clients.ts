@@ -1,5 +1,5 @@
 import { WebSocket } from "ws";
-import { serve } from "./ipc.ts";
+import { answer } from "../ipc.ts";
 
 /*
  * The client side of `npm run bench -- ws`, in its own process so that client and server each get a
@@ -41,7 +41,7 @@ function connect(url: string): Promise<WebSocket> {
 
 const sockets: WebSocket[] = [];
 
-serve({
+answer({
   async connect(request) {
     const url = String(request.url);
     const clients = Number(request.clients);

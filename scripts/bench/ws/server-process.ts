@@ -6,7 +6,7 @@ import { serverConfigSchema } from "../../../server/config.ts";
 import { createLogger } from "../../../server/logger.ts";
 import { CaudalServer } from "../../../server/server.ts";
 import type { TelemetryEvent } from "../../../server/services/events.ts";
-import { serve } from "./ipc.ts";
+import { answer } from "../ipc.ts";
 
 /*
  * The server side of `npm run bench -- ws`, in its own process as in production (`node
@@ -53,7 +53,7 @@ function startEmitting(rate: number, readings: number): void {
   }, 5);
 }
 
-serve({
+answer({
   async start() {
     const config = serverConfigSchema.parse({
       PORT: "0",
