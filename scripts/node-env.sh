@@ -38,7 +38,29 @@ if [[ "$current" != 24.* ]]; then
     echo "node-env: Node $("$dir/bin/node" -p 'process.versions.node') ready in ${dir#"$root/"} (integrity verified)" >&2
   fi
   export PATH="$dir/bin:$PATH"
-  export npm_config_nodedir="$dir"
+fi
+
+# Native modules (node-gyp) must build against the headers of the node that runs them. npm 11
+# warns about `nodedir` in any npm config ("Unknown env/user config"), and a user npmrc may point it
+# at another Node's headers (/usr: Debian's Node 20). So: node-gyp gets the headers through
+# npm_package_config_node_gyp_nodedir, which it reads and which npm does not treat as config, and
+# nested npm calls read a copy of the user's npmrc without `nodedir` (the rest, e.g. the registry,
+# is kept).
+prefix=$(dirname "$(dirname "$(node -p process.execPath)")")
+if [[ -f "$prefix/include/node/common.gypi" ]]; then
+  export npm_package_config_node_gyp_nodedir="$prefix"
+fi
+unset npm_config_nodedir NPM_CONFIG_NODEDIR
+userconfig="${npm_config_userconfig:-${NPM_CONFIG_USERCONFIG:-$HOME/.npmrc}}"
+if [[ -f "$userconfig" ]] && grep -Eq '^[[:space:]]*nodedir[[:space:]]*=' "$userconfig"; then
+  copies="${XDG_CACHE_HOME:-$HOME/.cache}/caudal"
+  copy="$copies/npmrc-$(printf '%s' "$userconfig" | sha256sum | cut -c1-12)"
+  mkdir -p "$copies"
+  tmp_copy=$(mktemp "$copy.XXXXXX") # mode 0600: an npmrc may hold registry tokens
+  grep -Ev '^[[:space:]]*nodedir[[:space:]]*=' "$userconfig" >"$tmp_copy" || true
+  mv -f "$tmp_copy" "$copy"
+  unset NPM_CONFIG_USERCONFIG
+  export npm_config_userconfig="$copy"
 fi
 
 exec "$@"
