@@ -1,24 +1,27 @@
-import type { Reporter, TestCase, TestModule } from "vitest/node";
+import type { Reporter, TestCase, TestModule, Vitest } from "vitest/node";
 import { underCi } from "./require-peer.ts";
 
 export type SkippedTest = { name: string; reason: string };
 
-/** Why a test did not run: ctx.skip(note), a missing peer (require-peer.ts), or the plain flag. */
-function reasonOf(test: TestCase): string {
+/** Why a test did not run: ctx.skip(note), a missing peer (require-peer.ts), or null for none. */
+function declaredReason(test: TestCase): string | null {
   const result = test.result();
   if (result.state === "skipped" && result.note) return result.note;
-  const declared = test.meta().skipReason;
-  if (declared) return declared;
-  if (test.options.mode === "todo") return "todo";
-  return "no reason given (it.skip or describe.skip)";
+  return test.meta().skipReason ?? (test.options.mode === "todo" ? "todo" : null);
 }
 
-export function skippedTests(modules: ReadonlyArray<TestModule>): SkippedTest[] {
+/**
+ * The tests that did not run. With a name filter (-t) vitest marks every test it leaves out as
+ * skipped too: those are the caller's choice, so only tests skipped with a reason count then.
+ */
+export function skippedTests(modules: ReadonlyArray<TestModule>, nameFilter: boolean): SkippedTest[] {
   return modules.flatMap((m) =>
-    [...m.children.allTests("skipped")].map((test) => ({
-      name: `${m.relativeModuleId} > ${test.fullName}`,
-      reason: reasonOf(test),
-    })),
+    [...m.children.allTests("skipped")].flatMap((test) => {
+      const reason = declaredReason(test);
+      if (reason === null && nameFilter) return [];
+      const name = `${m.relativeModuleId} > ${test.fullName}`;
+      return [{ name, reason: reason ?? "no reason given (it.skip or describe.skip)" }];
+    }),
   );
 }
 
@@ -42,8 +45,14 @@ export function skipSummary(skipped: readonly SkippedTest[], ci: boolean): strin
  * skipped test fails the run.
  */
 export class SkipSummaryReporter implements Reporter {
+  #nameFilter = false;
+
+  onInit(vitest: Vitest): void {
+    this.#nameFilter = vitest.config.testNamePattern !== undefined;
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const skipped = skippedTests(modules);
+    const skipped = skippedTests(modules, this.#nameFilter);
     const ci = underCi();
     process.stdout.write(`\n${skipSummary(skipped, ci).join("\n")}\n`);
     if (ci && skipped.length > 0) process.exitCode = 1;
