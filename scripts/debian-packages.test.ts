@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 
 const SCRIPT = fileURLToPath(new URL("./debian-packages.sh", import.meta.url));
 /** What a fresh Debian machine had after the old script: the packages, not their recommends. */
-const FRESH = ["chromium", "python3-pymodbus", "socat", "mosquitto-clients"];
+const FRESH = ["chromium", "python3-pymodbus", "socat", "mosquitto-clients", "g++", "make"];
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -13,6 +13,8 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { compilerMissing } from "./testing/peers.ts";
+import { requirePeer } from "./testing/require-peer.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const NODE_ENV_SH = join(root, "scripts/node-env.sh");
@@ -68,40 +70,43 @@ describe("scripts/node-env.sh and npm's configuration", () => {
     expect(warnings(out)).toEqual([expect.stringContaining('Unknown user config "nodedir"')]);
   });
 
-  it("node-gyp builds a native addon against the pinned Node's headers, whatever the npmrc says", () => {
-    const addon = join(dir, "addon");
-    mkdirSync(addon);
-    writeFileSync(
-      join(addon, "package.json"),
-      JSON.stringify({
-        name: "probe",
-        version: "1.0.0",
-        private: true,
-        scripts: { build: "node-gyp rebuild" },
-      }),
-    );
-    writeFileSync(
-      join(addon, "binding.gyp"),
-      JSON.stringify({ targets: [{ target_name: "probe", sources: ["probe.cc"] }] }),
-    );
-    // A classic (non-N-API) addon embeds NODE_MODULE_VERSION: Node refuses one built for another major.
-    writeFileSync(
-      join(addon, "probe.cc"),
-      "#include <node.h>\nnamespace { void Init(v8::Local<v8::Object>) {} }\nNODE_MODULE(NODE_GYP_MODULE_NAME, Init)\n",
-    );
-    const env = shellEnv({ npmrc: "nodedir=/usr\n", pinnedFirst: true });
-    const build = nestedNpm(env, addon, ["npm", "run", "build"]);
-    expect(build.status, build.out).toBe(0);
-    const load = spawnSync(
-      join(PINNED_BIN, "node"),
-      ["-e", "require('./build/Release/probe.node'); console.log('loaded')"],
-      {
-        cwd: addon,
-        encoding: "utf8",
-      },
-    );
-    expect(`${load.stdout}${load.stderr}`).toContain("loaded");
-  });
+  requirePeer("g++ and make", compilerMissing).it(
+    "node-gyp builds a native addon against the pinned Node's headers, whatever the npmrc says",
+    () => {
+      const addon = join(dir, "addon");
+      mkdirSync(addon);
+      writeFileSync(
+        join(addon, "package.json"),
+        JSON.stringify({
+          name: "probe",
+          version: "1.0.0",
+          private: true,
+          scripts: { build: "node-gyp rebuild" },
+        }),
+      );
+      writeFileSync(
+        join(addon, "binding.gyp"),
+        JSON.stringify({ targets: [{ target_name: "probe", sources: ["probe.cc"] }] }),
+      );
+      // A classic (non-N-API) addon embeds NODE_MODULE_VERSION: Node refuses one built for another major.
+      writeFileSync(
+        join(addon, "probe.cc"),
+        "#include <node.h>\nnamespace { void Init(v8::Local<v8::Object>) {} }\nNODE_MODULE(NODE_GYP_MODULE_NAME, Init)\n",
+      );
+      const env = shellEnv({ npmrc: "nodedir=/usr\n", pinnedFirst: true });
+      const build = nestedNpm(env, addon, ["npm", "run", "build"]);
+      expect(build.status, build.out).toBe(0);
+      const load = spawnSync(
+        join(PINNED_BIN, "node"),
+        ["-e", "require('./build/Release/probe.node'); console.log('loaded')"],
+        {
+          cwd: addon,
+          encoding: "utf8",
+        },
+      );
+      expect(`${load.stdout}${load.stderr}`).toContain("loaded");
+    },
+  );
 });
 
 describe("scripts/node-env.sh on a machine with another Node", () => {

@@ -14,6 +14,14 @@ export function chromiumMissing(): string | null {
   return `${CHROMIUM} --version failed (${why}; scripts/debian-packages.sh installs chromium as root)`;
 }
 
+/** What node-gyp needs to build a native addon (besides python3). */
+export function compilerMissing(): string | null {
+  const absent = ["g++", "make"].filter((cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status !== 0);
+  return absent.length === 0
+    ? null
+    : `${absent.join(", ")} not found (scripts/debian-packages.sh installs g++ and make as root)`;
+}
+
 /**
  * Every peer program the tests drive, by the Debian package that provides it. scripts/test.sh
  * checks them all after scripts/debian-packages.sh ran (scripts/testing/check-peers.ts).
@@ -24,4 +32,5 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
   socat: socatSkipReason,
   "mosquitto-clients": mosquittoMissing,
   chromium: chromiumMissing,
+  "g++ and make": compilerMissing,
 };
