@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { SkipSummaryReporter } from "./scripts/testing/skip-summary.ts";
 
 export default defineConfig({
   test: {
@@ -9,6 +10,8 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "installers/**/*.test.ts",
     ],
+    // The skip summary first: vitest's own summary stays the closing lines of the run.
+    reporters: [new SkipSummaryReporter(), "default"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -6,6 +6,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/install-deps.sh
 bash scripts/debian-packages.sh
+echo "== peer programs the tests drive"
+node scripts/testing/check-peers.ts
 
 echo "== lint (biome)"
 npx biome ci .

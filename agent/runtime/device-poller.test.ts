@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SilentPeer } from "../../scripts/sim/black-hole.ts";
 import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
 import { PymodbusPeer, pymodbusSkipReason } from "../../scripts/sim/pymodbus-peer.ts";
+import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { AgentDevice } from "../../shared/mqtt/agent-config.ts";
 import { type Driver, type DriverFactory, LinkError } from "../drivers/driver.ts";
 import { testDevice, testVariable } from "../drivers/modbus/test-vectors.ts";
@@ -186,8 +187,8 @@ describe("DevicePoller isolation", () => {
   });
 });
 
-const skip = pymodbusSkipReason();
-describe.skipIf(skip !== null)(`DevicePoller against pymodbus${skip ? ` (skipped: ${skip})` : ""}`, () => {
+const pymodbus = requirePeer("python3-pymodbus", pymodbusSkipReason);
+pymodbus.describe("DevicePoller against pymodbus", () => {
   it("reconnects after the device restarts and reads again", async () => {
     const registers = { holding: { 12: 4242 } };
     let peer = await PymodbusPeer.start({ mode: "tcp", where: 0, registers });

@@ -67,8 +67,9 @@ export class SynDropPeer {
     this.#child = child;
   }
 
-  static available(): boolean {
-    return existsSync(DEBIAN_PYTHON);
+  /** Why the listener cannot run here, or null when it can. */
+  static missing(): string | null {
+    return existsSync(DEBIAN_PYTHON) ? null : `${DEBIAN_PYTHON} not found (Debian's python3)`;
   }
 
   static async start(): Promise<SynDropPeer> {

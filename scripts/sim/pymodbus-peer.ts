@@ -20,18 +20,25 @@ export type RegisterTables = Partial<
 /** Why pymodbus tests cannot run here, or null when they can. */
 export function pymodbusSkipReason(): string | null {
   if (!existsSync(DEBIAN_PYTHON)) return `${DEBIAN_PYTHON} not found (${INSTALL_HINT})`;
+  // pymodbus.server imports pyserial even for TCP, and Debian's python3-pymodbus only recommends
+  // python3-serial-asyncio (which brings it): without the recommends the import fails.
   const probe = spawnSync(DEBIAN_PYTHON, ["-c", "import pymodbus.server.async_io, serial_asyncio"], {
     encoding: "utf8",
   });
-  return probe.status === 0 ? null : `python3-pymodbus is not installed (${INSTALL_HINT})`;
+  if (probe.status === 0) return null;
+  const error = probe.stderr.trim().split("\n").at(-1) ?? `exit status ${probe.status}`;
+  return `${DEBIAN_PYTHON} cannot import pymodbus.server.async_io and serial_asyncio (${error}; ${INSTALL_HINT})`;
+}
+
+/** Why socat cannot be used here, or null when it can. */
+export function socatSkipReason(): string | null {
+  const socat = spawnSync("socat", ["-V"], { encoding: "utf8" });
+  return socat.status === 0 ? null : `socat is not installed (${INSTALL_HINT})`;
 }
 
 /** Why RTU tests cannot run here (pymodbus or socat missing), or null when they can. */
 export function rtuSkipReason(): string | null {
-  const pymodbus = pymodbusSkipReason();
-  if (pymodbus) return pymodbus;
-  const socat = spawnSync("socat", ["-V"], { encoding: "utf8" });
-  return socat.status === 0 ? null : `socat is not installed (${INSTALL_HINT})`;
+  return pymodbusSkipReason() ?? socatSkipReason();
 }
 
 function waitForLine(child: ChildProcess, prefix: string, timeoutMs: number): Promise<string> {

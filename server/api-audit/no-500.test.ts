@@ -48,13 +48,12 @@ describe.each(operations.filter((op) => !SKIPPED.has(op.id)).map((op): [string, 
   "%s",
   (_id, op) => {
     // A valid DELETE would remove the fixture the other cases name; deletion has its own tests.
-    it.skipIf(op.method === "DELETE")(
-      "answers its smallest valid request without a server error",
-      async () => {
+    if (op.method !== "DELETE") {
+      it("answers its smallest valid request without a server error", async () => {
         const res = await send(t, buildRequest(op, baseInput(op, ids, token)), token);
         expect([...contractProblems(res), ...responseProblems(op, res)]).toEqual([]);
-      },
-    );
+      });
+    }
 
     it("refuses every generated bad input with a 4xx in the error shape", async () => {
       const cases = badInputCases(op, ids, token);

@@ -145,9 +145,9 @@ describe.each(ROLES)("a %s assigned to project A only", (role) => {
     },
   );
 
-  it.skipIf(role === "anh_reader")(
-    "receives nothing of B on the live stream (GET /api/ws/telemetry)",
-    async () => {
+  // anh_reader lacks telemetry:read (shared/roles.ts): the stream refuses it before any scoping.
+  if (role !== "anh_reader") {
+    it("receives nothing of B on the live stream (GET /api/ws/telemetry)", async () => {
       const ws = new WebSocket(`ws://127.0.0.1:${t.server.port}/api/ws/telemetry?token=${tokens[role]}`);
       const messages: string[] = [];
       ws.on("message", (m) => messages.push(String(m)));
@@ -178,8 +178,8 @@ describe.each(ROLES)("a %s assigned to project A only", (role) => {
       } finally {
         ws.close();
       }
-    },
-  );
+    });
+  }
 
   it("sees only A in every list without a project filter", async () => {
     const lists = scoped.filter((op) => op.method === "GET" && op.pathParams.length === 0);

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { TestServer } from "../testing/harness.ts";
 import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
@@ -24,7 +25,7 @@ const heartbeat = (marker: string) =>
     config: { version: null, hash: null },
   });
 
-describe.skipIf(mosquittoMissing !== undefined)(
+requirePeer("mosquitto-clients", mosquittoMissing).describe(
   "broker ACL, with Debian's mosquitto_pub and mosquitto_sub",
   () => {
     let t: TestServer;
@@ -204,10 +205,3 @@ describe.skipIf(mosquittoMissing !== undefined)(
     });
   },
 );
-
-const skipReason = mosquittoMissing;
-if (skipReason) {
-  describe("broker ACL", () => {
-    it.skip(skipReason, () => {});
-  });
-}

@@ -2,13 +2,18 @@ import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_proces
 
 /**
  * Debian's mosquitto-clients (`mosquitto_pub`, `mosquitto_sub`) as independent MQTT 3.1.1 peers
- * of the embedded broker. scripts/debian-packages.sh installs them; tests skip when absent.
+ * of the embedded broker. scripts/debian-packages.sh installs them.
  */
-export const mosquittoMissing: string | undefined = ["mosquitto_pub", "mosquitto_sub", "stdbuf"].every(
-  (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0,
-)
-  ? undefined
-  : "mosquitto-clients is not installed (scripts/debian-packages.sh installs it as root): broker ACL tests skipped";
+
+/** Why the clients cannot be used here, or null when they can. */
+export function mosquittoMissing(): string | null {
+  const absent = ["mosquitto_pub", "mosquitto_sub", "stdbuf"].filter(
+    (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status !== 0,
+  );
+  return absent.length === 0
+    ? null
+    : `${absent.join(", ")} not found (scripts/debian-packages.sh installs mosquitto-clients as root)`;
+}
 
 export type Credentials = { username: string; password: string };
 export type Outcome = { code: number; stdout: string; stderr: string };

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { PymodbusPeer, pymodbusSkipReason } from "../../../scripts/sim/pymodbus-peer.ts";
+import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { AgentDevice } from "../../../shared/mqtt/agent-config.ts";
 import { DevicePoller, type PolledValue } from "../../runtime/device-poller.ts";
 import { LinkError, type TagResult } from "../driver.ts";
@@ -7,7 +8,7 @@ import { driverFactory } from "../registry.ts";
 import { ModbusDriver } from "./modbus-driver.ts";
 import { buildVectors, testDevice, testVariable } from "./test-vectors.ts";
 
-const skip = pymodbusSkipReason();
+const pymodbus = requirePeer("python3-pymodbus", pymodbusSkipReason);
 const vectors = buildVectors();
 
 function expectReadings(results: readonly TagResult[]): void {
@@ -23,7 +24,7 @@ function expectReadings(results: readonly TagResult[]): void {
   }
 }
 
-describe.skipIf(skip !== null)(`Modbus TCP against pymodbus${skip ? ` (skipped: ${skip})` : ""}`, () => {
+pymodbus.describe("Modbus TCP against pymodbus", () => {
   let peer: PymodbusPeer;
   const device = (fields: Partial<AgentDevice> = {}) =>
     testDevice({ host: "127.0.0.1", port: peer.port, slave_id: 7, variables: vectors.variables, ...fields });

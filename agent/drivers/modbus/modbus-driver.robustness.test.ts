@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { SilentPeer, SynDropPeer } from "../../../scripts/sim/black-hole.ts";
 import { ModbusTcpServer } from "../../../scripts/sim/modbus-tcp-server.ts";
+import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { DataType, RegisterKind } from "../../../shared/field/data-types.ts";
 import type { AgentDevice } from "../../../shared/mqtt/agent-config.ts";
 import { LinkError } from "../driver.ts";
@@ -51,7 +52,7 @@ describe("Modbus TCP link failures", () => {
     expect(peer.received).toBe(12); // one FC 3 request: 7-byte MBAP header + 5-byte PDU
   });
 
-  it.skipIf(!SynDropPeer.available())(
+  requirePeer("python3", () => SynDropPeer.missing()).it(
     "gives up connecting after the timeout when the host drops SYNs",
     async () => {
       const peer = await SynDropPeer.start();

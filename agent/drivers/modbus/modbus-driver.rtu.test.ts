@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { PtyPair, PymodbusPeer, rtuSkipReason } from "../../../scripts/sim/pymodbus-peer.ts";
+import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { DevicePoller, type PolledValue } from "../../runtime/device-poller.ts";
 import { LinkError } from "../driver.ts";
 import { driverFactory } from "../registry.ts";
@@ -8,7 +9,7 @@ import { DEFAULT_BAUD_RATE, silentIntervalMs, transportOf } from "./protocol.ts"
 import { ScriptedRtuSlave } from "./rtu-line.ts";
 import { buildVectors, testDevice, testVariable } from "./test-vectors.ts";
 
-const skip = rtuSkipReason();
+const pymodbusAndSocat = requirePeer("python3-pymodbus and socat", rtuSkipReason);
 
 describe("RTU transport settings", () => {
   it("takes the serial path from host and the baud rate from port, 19200 by default", () => {
@@ -26,7 +27,7 @@ describe("RTU transport settings", () => {
   });
 });
 
-describe.skipIf(skip !== null)(`Modbus RTU over a socat pty pair${skip ? ` (skipped: ${skip})` : ""}`, () => {
+pymodbusAndSocat.describe("Modbus RTU over a socat pty pair", () => {
   const cleanup: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const c of cleanup.splice(0).reverse()) await c();

@@ -1,22 +1,14 @@
-import { existsSync } from "node:fs";
 import { type Browser, chromium } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { CHROMIUM, chromiumMissing } from "../../../scripts/testing/peers.ts";
+import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { TestServer } from "../../testing/harness.ts";
-
-/** Debian's chromium; scripts/debian-packages.sh installs it for `npm test`. */
-const CHROMIUM = "/usr/bin/chromium";
-const available = existsSync(CHROMIUM);
-if (!available) {
-  process.stderr.write(
-    `docs.browser.test: skipped: ${CHROMIUM} is absent (apt-get install chromium, or run npm test as root)\n`,
-  );
-}
 
 /**
  * The explorer must render on a site with no Internet: every outside request is aborted and
  * recorded, and the operations must still show.
  */
-describe.skipIf(!available)("the API explorer in a real browser, offline", () => {
+requirePeer("chromium", chromiumMissing).describe("the API explorer in a real browser, offline", () => {
   let t: TestServer;
   let browser: Browser;
 
