@@ -1,10 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import { login } from "../../services/auth/login.ts";
-import type { RateLimiter } from "../../services/auth/rate-limit.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { clientInfo } from "../client-info.ts";
-import { enforceRateLimit } from "../rate-limit.ts";
+import { enforceRateLimit, type LoginLimiters } from "../rate-limit.ts";
 import type { Router } from "../router.ts";
 import { loginRequest, loginResponse } from "./schema.ts";
 import { loginBody, setRefreshCookie } from "./session-response.ts";
@@ -24,11 +23,11 @@ const route = createRoute({
   },
 });
 
-export function mountLogin(router: Router, ctx: ServiceContext, limiter: RateLimiter): void {
+export function mountLogin(router: Router, ctx: ServiceContext, limiters: LoginLimiters): void {
   router.openapi(route, async (c) => {
     const input = c.req.valid("json");
     const client = clientInfo(c);
-    enforceRateLimit(limiter, ctx, client.ip, input.email);
+    enforceRateLimit(limiters, ctx, client.ip, input.email);
     const result = await login(ctx, input, client);
     setRefreshCookie(c, ctx.config, result.refreshToken);
     return c.json(loginBody(result.accessToken, result.user.role, result.projects), 200);
