@@ -7,6 +7,7 @@ import { httpMetrics } from "./http/metrics.ts";
 import { notFoundHandler, onError } from "./http/on-error.ts";
 import { openApiDocumentOnce } from "./http/openapi-document.ts";
 import { requestLog } from "./http/request-log.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { validationHook } from "./http/validation.ts";
 import { adminRoutes } from "./routes/admin/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps) {
   const { ctx } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", versionHeaders);
+  app.use("*", securityHeaders);
   app.use("*", requestLog(ctx.logger));
   app.use("*", httpMetrics(ctx.metrics));
   app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));
