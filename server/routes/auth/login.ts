@@ -1,5 +1,5 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorResponses, json, jsonBody } from "../../http/openapi.ts";
+import { errorContent, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import { login } from "../../services/auth/login.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { clientInfo } from "../client-info.ts";
@@ -19,7 +19,25 @@ const route = createRoute({
   request: jsonBody(loginRequest),
   responses: {
     200: json(loginResponse, "Logged in"),
-    ...errorResponses(400, 401, 429),
+    ...errorResponses(400, 429),
+    401: {
+      description: "Bad credentials, a two-factor challenge (requires_2fa) or failure, or a locked account",
+      content: errorContent(
+        401,
+        { error: "InvalidCredentials", message: "email or password is incorrect" },
+        {
+          error: "TwoFactorRequired",
+          message: "a TOTP code or a recovery code is required",
+          requires_2fa: true,
+        },
+        { error: "TwoFactorFailed", message: "the two-factor code is not valid" },
+        { error: "RecoveryCodeInvalid", message: "the recovery code is not valid or was already used" },
+        {
+          error: "AccountLocked",
+          message: "too many failed two-factor attempts; try again after 2025-03-11T15:30:00.000Z",
+        },
+      ),
+    },
   },
 });
 
