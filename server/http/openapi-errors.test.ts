@@ -112,6 +112,15 @@ describe("the OpenAPI document's error examples", () => {
     expect(login.find((e) => e.error === "TwoFactorRequired")?.requires_2fa).toBe(true);
   });
 
+  it("every operation that takes a body declares 415 UnsupportedMediaType", () => {
+    const missing = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([method, op]) => METHODS.includes(method) && op.requestBody && !op.responses?.["415"])
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it("the ErrorResponse schema shows no example of one particular error", () => {
     const props = doc.components.schemas.ErrorResponse?.properties ?? {};
     expect(Object.keys(props).sort()).toEqual(["error", "message", "requires_2fa"]);

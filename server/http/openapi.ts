@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import type { ErrorCodeName } from "./errors.ts";
+import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from "./on-error.ts";
 
 export const errorResponseSchema = z
   .object({
@@ -7,12 +8,9 @@ export const errorResponseSchema = z
       .string()
       .openapi({ description: "a stable code, e.g. ValidationFailed, Unauthorized, NotFound" }),
     message: z.string().openapi({ description: "for people; names the bad field on a 400" }),
-    requires_2fa: z
-      .boolean()
-      .optional()
-      .openapi({
-        description: "only on the two-factor challenge of POST /api/auth/login (401 TwoFactorRequired)",
-      }),
+    requires_2fa: z.boolean().optional().openapi({
+      description: "only on the two-factor challenge of POST /api/auth/login (401 TwoFactorRequired)",
+    }),
   })
   .openapi("ErrorResponse");
 
@@ -20,7 +18,7 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 429;
 
 export type ErrorExample = { error: ErrorCodeName; message: string; requires_2fa?: true };
 
-const statusText: Record<ErrorStatus, string> = {
+export const statusText: Record<ErrorStatus, string> = {
   400: "Invalid input",
   401: "Missing, invalid or expired token (or bad credentials)",
   403: "Insufficient permissions",
@@ -33,14 +31,14 @@ const statusText: Record<ErrorStatus, string> = {
 };
 
 /** What the explorer shows for each status: a code that belongs to it (errors.ts, ErrorCode). */
-const defaultExample: Record<ErrorStatus, ErrorExample> = {
+export const defaultExample: Record<ErrorStatus, ErrorExample> = {
   400: { error: "ValidationFailed", message: "name: is required" },
   401: { error: "Unauthorized", message: "a bearer access token is required" },
   403: { error: "Forbidden", message: "your role does not allow this" },
   404: { error: "NotFound", message: "project not found" },
   409: { error: "Conflict", message: "the change conflicts with the current state" },
   413: { error: "PayloadTooLarge", message: "the request body must be at most 8 MiB" },
-  415: { error: "UnsupportedMediaType", message: "the request body must be application/json" },
+  415: { error: "UnsupportedMediaType", message: UNSUPPORTED_MEDIA_TYPE_MESSAGE },
   426: { error: "UpgradeRequired", message: "this endpoint only answers a WebSocket upgrade" },
   429: { error: "RateLimited", message: "too many attempts; retry in 42 s" },
 };

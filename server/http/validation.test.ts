@@ -76,13 +76,36 @@ describe("bad input on POST /api/auth/login is a 400, never a 500", () => {
     );
   });
 
-  it("a body that is not JSON by content type", async () => {
-    for (const type of ["application/x-www-form-urlencoded", "text/plain"]) {
+  it("a body that is not JSON by content type: 415 UnsupportedMediaType (RFC 9110 §15.5.16)", async () => {
+    for (const type of [
+      "application/x-www-form-urlencoded",
+      "text/plain",
+      "multipart/form-data; boundary=x",
+    ]) {
       const res = await login({
         rawBody: '{"email":"root@caudal.test","password":"x"}',
         headers: { "content-type": type },
       });
-      expect400(res, "BadRequest", "Media Type");
+      expect(res.status, type).toBe(415);
+      expect(res.body).toEqual({
+        error: "UnsupportedMediaType",
+        message: "the request body must be JSON (Content-Type: application/json)",
+      });
     }
+    // An authenticated JSON route too, and JSON with a charset is still JSON.
+    const { token } = await t.admin();
+    const form = await t.request<ErrorBody>("/api/edge/projects", {
+      token,
+      rawBody: "name=x",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(form.status).toBe(415);
+    expect(form.body.error).toBe("UnsupportedMediaType");
+    const charset = await t.request("/api/edge/projects", {
+      token,
+      rawBody: '{"name":"charset"}',
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(charset.status).toBe(201);
   });
 });
