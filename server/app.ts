@@ -7,7 +7,9 @@ import { httpMetrics } from "./http/metrics.ts";
 import { notFoundHandler, onError } from "./http/on-error.ts";
 import { openApiDocumentOnce } from "./http/openapi-document.ts";
 import { requestLog } from "./http/request-log.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { validationHook } from "./http/validation.ts";
+import { installValidationMessages } from "./http/validation-messages.ts";
 import { adminRoutes } from "./routes/admin/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { alarmRoutes } from "./routes/alarms/index.ts";
@@ -48,8 +50,10 @@ export type AppDeps = {
 /** Builds the HTTP application. No I/O happens here beyond what `deps` already opened. */
 export function createApp(deps: AppDeps) {
   const { ctx } = deps;
+  installValidationMessages();
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", versionHeaders);
+  app.use("*", securityHeaders);
   app.use("*", requestLog(ctx.logger));
   app.use("*", httpMetrics(ctx.metrics));
   app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));

@@ -18,6 +18,7 @@ export const serverConfigSchema = z.object({
   TOTP_SECRET_ENCRYPTION_KEY: base64Key32,
   JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "./config.ts";
+import { DATA_DIR_MODE } from "./db/file-modes.ts";
 import type { Keys } from "./services/context.ts";
 
 /**
@@ -17,7 +18,7 @@ export function loadKeys(config: ServerConfig): Keys {
 
 function fileSecret(path: string): string {
   if (!existsSync(path)) {
-    mkdirSync(join(path, ".."), { recursive: true });
+    mkdirSync(join(path, ".."), { recursive: true, mode: DATA_DIR_MODE });
     writeFileSync(path, `${randomBytes(48).toString("base64url")}\n`, { mode: 0o600, flag: "wx" });
   }
   if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);

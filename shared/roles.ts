@@ -12,6 +12,8 @@ export const PERMISSIONS = [
   "users:manage",
   "projects:read",
   "projects:write",
+  /** Create and delete projects. Deleting erases the project's records and ANH reports. */
+  "projects:manage",
   "config:read",
   "config:write",
   "telemetry:read",

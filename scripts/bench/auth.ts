@@ -45,6 +45,7 @@ export async function run(args: string[]): Promise<void> {
     TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     // The benchmark logs in from one address as one user: the limiter must not be what is measured.
     LOGIN_RATE_LIMIT: "1000000",
+    LOGIN_RATE_LIMIT_PER_ADDRESS: "1000000",
   });
   const server = new CaudalServer({ config, logger: createLogger("silent") });
   await server.start();

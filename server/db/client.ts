@@ -1,9 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { type BetterSQLite3Database, drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { prepareDatabaseFile } from "./file-modes.ts";
 import * as schema from "./schema/index.ts";
 
 export type Db = BetterSQLite3Database<typeof schema>;
@@ -13,9 +12,12 @@ export type DatabaseHandle = { db: Db; sqlite: Sqlite; close(): void };
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
-/** Opens (creating if needed) the server database at `file` and applies pending migrations. */
+/**
+ * Opens (creating if needed, owner-only: see file-modes.ts) the server database at `file` and
+ * applies pending migrations.
+ */
 export function openDatabase(file: string): DatabaseHandle {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  if (file !== ":memory:") prepareDatabaseFile(file);
   const sqlite = new Database(file);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");

@@ -17,6 +17,7 @@ export const ErrorCode = {
   Conflict: 409,
   AlreadyConfigured: 409,
   PayloadTooLarge: 413,
+  UnsupportedMediaType: 415,
   UpgradeRequired: 426,
   RateLimited: 429,
   Internal: 500,

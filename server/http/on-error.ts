@@ -8,21 +8,29 @@ function send(c: Context, err: AppError): Response {
   return c.json(err.body(), err.status);
 }
 
+/** zod-openapi's media type gate answers 415 for any body not declared (every body is JSON). */
+export const UNSUPPORTED_MEDIA_TYPE_MESSAGE =
+  "the request body must be JSON (Content-Type: application/json)";
+
+function fromFrameworkError(err: HTTPException): AppError {
+  switch (err.status) {
+    case 401:
+      return new AppError("Unauthorized", err.message || "unauthorized");
+    case 413:
+      return new AppError("PayloadTooLarge", err.message || "payload too large");
+    // RFC 9110 §15.5.16: the content is in a format this operation does not accept.
+    case 415:
+      return new AppError("UnsupportedMediaType", UNSUPPORTED_MEDIA_TYPE_MESSAGE);
+    default:
+      return new AppError("BadRequest", err.message || "bad request");
+  }
+}
+
 /** The one error handler: AppError as is, framework 4xx mapped to stable codes, anything else a logged 500. */
 export function onError(logger: Logger): ErrorHandler {
   return (err, c) => {
     if (err instanceof AppError) return send(c, err);
-    if (err instanceof HTTPException && err.status < 500) {
-      const code =
-        err.status === 400
-          ? "BadRequest"
-          : err.status === 401
-            ? "Unauthorized"
-            : err.status === 413
-              ? "PayloadTooLarge"
-              : "BadRequest";
-      return send(c, new AppError(code, err.message || "bad request"));
-    }
+    if (err instanceof HTTPException && err.status < 500) return send(c, fromFrameworkError(err));
     logger.error("unhandled error", {
       request_id: c.get("requestId"),
       path: c.req.path,

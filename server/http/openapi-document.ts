@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { stringify } from "yaml";
+import { defaultExample, statusText } from "./openapi.ts";
 
 type DocumentSource = Pick<OpenAPIHono, "getOpenAPIDocument">;
 export type OpenApiDocument = ReturnType<DocumentSource["getOpenAPIDocument"]>;
@@ -52,6 +53,28 @@ function collectTags(document: OpenApiDocument): { name: string; description?: s
 }
 
 /**
+ * Every operation that takes a body answers 415 to a body that is not JSON (zod-openapi's media type
+ * gate, mapped in on-error.ts), so each declares it here rather than in every route.
+ */
+function declareUnsupportedMediaType(document: OpenApiDocument): void {
+  for (const item of Object.values(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const op = item?.[method];
+      if (!op?.requestBody || op.responses["415"]) continue;
+      op.responses["415"] = {
+        description: statusText[415],
+        content: {
+          "application/json": {
+            schema: { $ref: "#/components/schemas/ErrorResponse" },
+            example: defaultExample[415],
+          },
+        },
+      };
+    }
+  }
+}
+
+/**
  * Builds the OpenAPI 3.0.3 document from the route definitions the first time it is asked for, then
  * serves the same strings: regenerating it per request is slow and leaked memory in hono's
  * middleware (DESIGN.md). The first request comes after createApp mounted every router.
@@ -66,6 +89,7 @@ export function openApiDocumentOnce(source: DocumentSource): () => BuiltDocument
       servers: [{ url: "/", description: "This Caudal server" }],
     });
     document.tags = collectTags(document);
+    declareUnsupportedMediaType(document);
     const json = JSON.stringify(document);
     // No anchors/aliases: shared schema objects would otherwise come out as YAML references.
     const yaml = stringify(document, { aliasDuplicateObjects: false, lineWidth: 0 });

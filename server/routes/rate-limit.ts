@@ -1,15 +1,35 @@
+import type { ServerConfig } from "../config.ts";
 import { AppError } from "../http/errors.ts";
-import type { RateLimiter } from "../services/auth/rate-limit.ts";
+import { RateLimiter } from "../services/auth/rate-limit.ts";
 import type { ServiceContext } from "../services/context.ts";
 
-/** 429 with Retry-After once a client IP and email pair exceeds LOGIN_RATE_LIMIT per minute. */
+/**
+ * The password-guessing limits: per client address and email (LOGIN_RATE_LIMIT), and per address
+ * across emails (LOGIN_RATE_LIMIT_PER_ADDRESS), so one password cannot be sprayed over many
+ * accounts from one address (OWASP Authentication Cheat Sheet, "Protect against automated attacks").
+ */
+export type LoginLimiters = { perAddressAndEmail: RateLimiter; perAddress: RateLimiter };
+
+export function loginLimiters(config: ServerConfig): LoginLimiters {
+  return {
+    perAddressAndEmail: new RateLimiter(config.LOGIN_RATE_LIMIT),
+    perAddress: new RateLimiter(config.LOGIN_RATE_LIMIT_PER_ADDRESS),
+  };
+}
+
+/** Counts an attempt against both limits; 429 with Retry-After once either is exceeded. */
 export function enforceRateLimit(
-  limiter: RateLimiter,
+  limiters: LoginLimiters,
   ctx: ServiceContext,
   ip: string | undefined,
   email: string,
 ): void {
-  const wait = limiter.hit(`${ip ?? "?"}|${email.trim().toLowerCase()}`, ctx.clock.now().getTime());
+  const now = ctx.clock.now().getTime();
+  const address = ip ?? "?";
+  const wait = Math.max(
+    limiters.perAddressAndEmail.hit(`${address}|${email.trim().toLowerCase()}`, now),
+    limiters.perAddress.hit(address, now),
+  );
   if (wait > 0) {
     throw new AppError("RateLimited", `too many attempts; retry in ${wait} s`, {
       headers: { "Retry-After": String(wait) },

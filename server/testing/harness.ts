@@ -54,6 +54,7 @@ export class TestServer {
       LOG_LEVEL: "silent",
       TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       LOGIN_RATE_LIMIT: "1000",
+      LOGIN_RATE_LIMIT_PER_ADDRESS: "100000",
       ...overrides,
     });
     this.#logger = logger;

@@ -46,6 +46,7 @@ export async function startBenchServer(assets: number): Promise<BenchServer> {
     LOG_LEVEL: "warn",
     TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     LOGIN_RATE_LIMIT: "1000000",
+    LOGIN_RATE_LIMIT_PER_ADDRESS: "1000000",
   });
   const server = new CaudalServer({ config, logger: createLogger("warn") });
   await server.start();

@@ -1,5 +1,5 @@
-import { RateLimiter } from "../../services/auth/rate-limit.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { loginLimiters } from "../rate-limit.ts";
 import { newRouter, type Router } from "../router.ts";
 import { mountLogin } from "./login.ts";
 import { mountLogout } from "./logout.ts";
@@ -14,15 +14,15 @@ import { mountTwoFactorSetup } from "./two-factor-setup.ts";
 /** /api/auth */
 export function authRoutes(ctx: ServiceContext): Router {
   const router = newRouter();
-  const limiter = new RateLimiter(ctx.config.LOGIN_RATE_LIMIT);
+  const limiters = loginLimiters(ctx.config);
   mountSetup(router, ctx);
-  mountLogin(router, ctx, limiter);
-  mountRegister(router, ctx, limiter);
+  mountLogin(router, ctx, limiters);
+  mountRegister(router, ctx, limiters);
   mountRefresh(router, ctx);
   mountLogout(router, ctx);
   mountTwoFactorSetup(router, ctx);
   mountTwoFactorEnable(router, ctx);
-  mountTwoFactorDisable(router, ctx, limiter);
+  mountTwoFactorDisable(router, ctx, limiters);
   mountTwoFactorRecoveryCodes(router, ctx);
   return router;
 }

@@ -16,7 +16,8 @@ const route = createRoute({
   tags: ["Auth"],
   summary: "Rotate the refresh cookie and get a new access token",
   description:
-    "Each refresh token works once. Presenting one that was already rotated revokes the whole session.",
+    "Each refresh token works once. Presented again within 5 s of its rotation (two tabs refreshing at " +
+    "once) it returns the same successor and access token; presented later, it revokes the whole session.",
   responses: {
     200: json(loginResponse, "New tokens"),
     ...errorResponses(401),

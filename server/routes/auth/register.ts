@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { errorResponses, json, jsonBody } from "../../http/openapi.ts";
-import type { RateLimiter } from "../../services/auth/rate-limit.ts";
 import { registerUser } from "../../services/auth/register.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { toUserDto } from "../../services/users/user-dto.ts";
 import { clientInfo } from "../client-info.ts";
-import { enforceRateLimit } from "../rate-limit.ts";
+import { enforceRateLimit, type LoginLimiters } from "../rate-limit.ts";
 import type { Router } from "../router.ts";
 import { createUserRequest, userSchema } from "./schema.ts";
 
@@ -24,10 +23,10 @@ const route = createRoute({
   },
 });
 
-export function mountRegister(router: Router, ctx: ServiceContext, limiter: RateLimiter): void {
+export function mountRegister(router: Router, ctx: ServiceContext, limiters: LoginLimiters): void {
   router.openapi(route, async (c) => {
     const input = c.req.valid("json");
-    enforceRateLimit(limiter, ctx, clientInfo(c).ip, input.email);
+    enforceRateLimit(limiters, ctx, clientInfo(c).ip, input.email);
     const user = await registerUser(ctx, input);
     return c.json(toUserDto(user, []), 201);
   });

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ROLES } from "../../../shared/roles.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/auth/passwords.ts";
+import { nameField } from "../edge/field-schema.ts";
 
 export const passwordSchema = z
   .string()
@@ -15,7 +16,8 @@ export const roleEnum = z.enum(ROLES).openapi({ example: "operador" });
 export const createUserRequest = z
   .object({
     email: emailSchema,
-    name: z.string().trim().min(1, "is required").max(200),
+    // The project-name rule: names reach audit logs, exports and reports, so no control characters.
+    name: nameField(),
     role: roleEnum,
     password: passwordSchema,
   })

@@ -1,11 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
-import type { RateLimiter } from "../../services/auth/rate-limit.ts";
 import { disableTwoFactor } from "../../services/auth/two-factor-disable.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { clientInfo } from "../client-info.ts";
-import { enforceRateLimit } from "../rate-limit.ts";
+import { enforceRateLimit, type LoginLimiters } from "../rate-limit.ts";
 import type { Router } from "../router.ts";
 import { messageResponse } from "./schema.ts";
 import { twoFactorDisableRequest } from "./two-factor-schema.ts";
@@ -28,12 +27,12 @@ const route = createRoute({
   },
 });
 
-export function mountTwoFactorDisable(router: Router, ctx: ServiceContext, limiter: RateLimiter): void {
+export function mountTwoFactorDisable(router: Router, ctx: ServiceContext, limiters: LoginLimiters): void {
   router.use(route.path, requireAuth(ctx));
   router.openapi(route, async (c) => {
     const auth = c.get("auth");
     // A stolen access token must not become an unlimited password oracle.
-    enforceRateLimit(limiter, ctx, clientInfo(c).ip, auth.email);
+    enforceRateLimit(limiters, ctx, clientInfo(c).ip, auth.email);
     await disableTwoFactor(ctx, auth, c.req.valid("json"));
     return c.json({ message: "two-factor authentication disabled" }, 200);
   });

@@ -138,6 +138,14 @@ describe("dashboard summary over the caller's projects", () => {
     expect(s.compliance.map((c) => c.project_id)).toEqual([p1]);
   });
 
+  it("an anh_reader gets no telemetry: recent_telemetry is empty even for an assigned project", async () => {
+    const assigned = await t.userWithRole("anh_reader", [p1]);
+    const s = await summary(assigned.token);
+    expect(s.recent_telemetry).toEqual([]);
+    expect(s.compliance.map((c) => c.project_id)).toEqual([p1]);
+    expect((await summary(operador)).recent_telemetry.length).toBeGreaterThan(0);
+  });
+
   it("compliance: missing → non_compliant, gaps → attention, clean → compliant", async () => {
     let s = await summary(root);
     expect(s.compliance_status).toBe("non_compliant");

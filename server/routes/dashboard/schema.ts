@@ -21,7 +21,10 @@ export const dashboardSummarySchema = z
           timestamp: z.string().openapi({ format: "date-time" }),
         }),
       )
-      .openapi({ description: "the newest reading of the 20 most recently updated series, newest first" }),
+      .openapi({
+        description:
+          "the newest reading of the 20 most recently updated series, newest first; empty for anh_reader",
+      }),
     compliance_status: complianceStatus.openapi({
       description:
         "non_compliant when a project lacks yesterday's generated report; attention when a report lists " +

@@ -13,7 +13,8 @@ const route = createRoute({
   summary: "Overview of the caller's projects",
   description:
     "Active assets, open alarms, the latest readings and the ANH 0651 compliance of yesterday's reports, " +
-    "over the projects the caller can see. Every role may call it.",
+    "over the projects the caller can see. Every role may call it; recent_telemetry is empty for a role " +
+    "without telemetry access (anh_reader).",
   security: bearer,
   responses: {
     200: json(dashboardSummarySchema, "Summary"),

@@ -5,7 +5,7 @@ import type { MiddlewareHandler } from "hono";
 import { WebSocket } from "ws";
 import type { AppEnv } from "../../http/env.ts";
 import { AppError } from "../../http/errors.ts";
-import { errorResponseSchema, errorResponses } from "../../http/openapi.ts";
+import { errorContent, errorResponses } from "../../http/openapi.ts";
 import { authorize } from "../../services/auth/auth-context.ts";
 import { resolveAccessToken } from "../../services/auth/sessions.ts";
 import type { ServiceContext } from "../../services/context.ts";
@@ -31,7 +31,7 @@ const route = createRoute({
     ...errorResponses(400, 401, 403, 404),
     426: {
       description: "A plain HTTP request: this endpoint only answers a WebSocket upgrade (RFC 6455 §4.1)",
-      content: { "application/json": { schema: errorResponseSchema } },
+      content: errorContent(426),
     },
   },
 });

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { agentStatus, projects } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
+import type { AgentHealthReport } from "./health-report.ts";
 
 /** A heartbeat (every 15 s) is the agent's health report: kept whole, and summarised on the project. */
 export function recordHeartbeat(ctx: ServiceContext, projectId: string, hb: Payload<"heartbeat">): void {
@@ -23,7 +24,7 @@ export function recordHeartbeat(ctx: ServiceContext, projectId: string, hb: Payl
           devices: hb.devices,
           buffer: hb.buffer,
           config: hb.config,
-        },
+        } satisfies AgentHealthReport,
       })
       .where(eq(projects.id, projectId))
       .run();

@@ -38,15 +38,15 @@ export async function login(
 ): Promise<LoginResult> {
   const email = input.email.trim().toLowerCase();
   const user = ctx.db.select().from(users).where(eq(users.email, email)).get();
-  if (!user) {
-    await verifyPassword(await decoyHash(), input.password);
-    throw badCredentials();
-  }
-  // §5.6: while locked, every attempt gets AccountLocked, before and whatever the password.
+  // Exactly one argon2 verification on every path (unknown email: a decoy hash; locked: the real
+  // one, its result unused), so the answer time tells none of them apart.
+  const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
+  if (!user) throw badCredentials();
+  // §5.6: while locked, every attempt gets AccountLocked, whatever the password.
   if (user.twoFactorEnabled && user.totpLockedUntil && user.totpLockedUntil > ctx.clock.now()) {
     throw accountLocked(user.totpLockedUntil);
   }
-  if (!(await verifyPassword(user.passwordHash, input.password))) throw badCredentials();
+  if (!passwordOk) throw badCredentials();
   if (!user.isActive) throw new AppError("Unauthorized", "this account is disabled");
 
   if (user.twoFactorEnabled) secondFactor(ctx, user, input);

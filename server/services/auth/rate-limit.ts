@@ -1,6 +1,6 @@
 /**
- * Fixed-window counter per key (client IP + email). Memory is bounded: expired windows
- * are swept whenever the map grows past `maxKeys`.
+ * Fixed-window counter per key (a client address, or an address and an email). Memory is bounded:
+ * expired windows are swept whenever the map grows past `maxKeys`.
  */
 export class RateLimiter {
   readonly #limit: number;

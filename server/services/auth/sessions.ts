@@ -7,6 +7,7 @@ import { AppError } from "../../http/errors.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
+import { REFRESH_REUSE_GRACE_MS, RefreshGrace, type Rotation } from "./refresh-grace.ts";
 import {
   REFRESH_TOKEN_TTL_SECONDS,
   randomToken,
@@ -52,16 +53,27 @@ export async function startSession(
 
 const invalidRefresh = () => new AppError("Unauthorized", "refresh token is invalid or expired");
 
+const graces = new WeakMap<Sqlite, RefreshGrace>();
+
+function graceOf(ctx: ServiceContext): RefreshGrace {
+  let grace = graces.get(ctx.sqlite);
+  if (!grace) {
+    grace = new RefreshGrace();
+    graces.set(ctx.sqlite, grace);
+  }
+  return grace;
+}
+
 /**
- * Rotates a refresh token. A token that was already rotated is a sign of theft: the whole
- * session is revoked (OAuth 2.0 Security BCP §4.14.2, refresh token reuse detection).
+ * Rotates a refresh token. Presented again within REFRESH_REUSE_GRACE_MS of its rotation, it gets
+ * the same successor and access token (no new pair); later, a token that was already rotated is a
+ * sign of theft and the whole session is revoked (OAuth 2.0 Security BCP §4.14.2, refresh token
+ * reuse detection). A revoked or expired session or an inactive user gets no grace.
  */
-export async function rotateRefreshToken(
-  ctx: ServiceContext,
-  presented: string,
-): Promise<IssuedTokens & { userId: string }> {
+export async function rotateRefreshToken(ctx: ServiceContext, presented: string): Promise<Rotation> {
   const now = ctx.clock.now();
   const hash = sha256Hex(presented);
+  const grace = graceOf(ctx);
   const next = randomToken();
   const outcome = ctx.db.transaction((tx) => {
     const row = tx
@@ -73,6 +85,7 @@ export async function rotateRefreshToken(
       .get();
     if (!row || row.session.revokedAt || row.session.expiresAt <= now || !row.user.isActive) return null;
     if (row.token.rotatedAt) {
+      if (now.getTime() - row.token.rotatedAt.getTime() <= REFRESH_REUSE_GRACE_MS) return "grace" as const;
       tx.update(sessions)
         .set({ revokedAt: now, revokedReason: "refresh_token_reuse" })
         .where(eq(sessions.id, row.session.id))
@@ -85,18 +98,31 @@ export async function rotateRefreshToken(
       .run();
     return { sessionId: row.session.id, userId: row.user.id, role: row.user.role };
   });
+  if (outcome === "grace") {
+    // Within the grace period but not in memory: rotated before a restart. Refused, not reuse.
+    const successor = grace.successorOf(hash, now.getTime());
+    if (!successor) throw invalidRefresh();
+    return successor;
+  }
   if (outcome === "reused") {
     ctx.logger.warn("refresh token reuse: session revoked", {});
     ctx.events.emit("sessionRevoked", { sessionId: null, userId: null });
     throw invalidRefresh();
   }
   if (!outcome) throw invalidRefresh();
-  const accessToken = await signAccessToken(
+  const rotation = signAccessToken(
     ctx.keys.jwt,
     { sub: outcome.userId, sid: outcome.sessionId, role: outcome.role },
     now,
-  );
-  return { accessToken, refreshToken: next, sessionId: outcome.sessionId, userId: outcome.userId };
+  ).then((accessToken) => ({
+    accessToken,
+    refreshToken: next,
+    sessionId: outcome.sessionId,
+    userId: outcome.userId,
+  }));
+  // In the tick the rotation committed: a concurrent request with the same cookie finds it.
+  grace.remember(hash, sha256Hex(next), rotation, now.getTime());
+  return rotation;
 }
 
 export function revokeSession(ctx: ServiceContext, sessionId: string, reason: string): void {

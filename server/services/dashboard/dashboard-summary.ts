@@ -1,5 +1,5 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, or, type SQL } from "drizzle-orm";
-import { seesAllProjects } from "../../../shared/roles.ts";
+import { roleCan, seesAllProjects } from "../../../shared/roles.ts";
 import { alarms, assets, projects, telemetrySeries } from "../../db/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -32,7 +32,8 @@ export type DashboardSummaryDto = {
  * - active_assets: assets with a reading in the last 15 minutes;
  * - total_alarms: alarms still listed by GET /alarms (ISA-18.2: until returned to normal and
  *   acknowledged);
- * - recent_telemetry: the newest reading of the 20 most recently updated series;
+ * - recent_telemetry: the newest reading of the 20 most recently updated series; empty for a role
+ *   without telemetry:read (an anh_reader sees reports and records, never telemetry);
  * - compliance_status: the worst of the projects' yesterday-report states (see compliance.ts).
  */
 export function dashboardSummary(ctx: ServiceContext, auth: AuthContext): DashboardSummaryDto {
@@ -78,28 +79,9 @@ export function dashboardSummary(ctx: ServiceContext, auth: AuthContext): Dashbo
     .where(and(inScope(alarms.projectId), listed))
     .get();
 
-  const recent = ctx.db
-    .select({
-      projectId: telemetrySeries.projectId,
-      assetId: telemetrySeries.assetId,
-      assetName: assets.name,
-      variable: telemetrySeries.variable,
-      value: telemetrySeries.lastValue,
-      unit: telemetrySeries.unit,
-      ts: telemetrySeries.lastTs,
-    })
-    .from(telemetrySeries)
-    .innerJoin(assets, eq(assets.id, telemetrySeries.assetId))
-    .where(
-      and(
-        inScope(telemetrySeries.projectId),
-        isNotNull(telemetrySeries.lastTs),
-        isNotNull(telemetrySeries.lastValue),
-      ),
-    )
-    .orderBy(desc(telemetrySeries.lastTs), telemetrySeries.id)
-    .limit(RECENT_TELEMETRY_LIMIT)
-    .all();
+  const recent = roleCan(auth.role, "telemetry:read")
+    ? recentReadings(ctx, inScope(telemetrySeries.projectId))
+    : [];
 
   const projectRows = ctx.db
     .select()
@@ -132,4 +114,24 @@ export function dashboardSummary(ctx: ServiceContext, auth: AuthContext): Dashbo
     compliance_status: status,
     compliance,
   };
+}
+
+/** The newest reading of the RECENT_TELEMETRY_LIMIT most recently updated series in scope. */
+function recentReadings(ctx: ServiceContext, scope: SQL | undefined) {
+  return ctx.db
+    .select({
+      projectId: telemetrySeries.projectId,
+      assetId: telemetrySeries.assetId,
+      assetName: assets.name,
+      variable: telemetrySeries.variable,
+      value: telemetrySeries.lastValue,
+      unit: telemetrySeries.unit,
+      ts: telemetrySeries.lastTs,
+    })
+    .from(telemetrySeries)
+    .innerJoin(assets, eq(assets.id, telemetrySeries.assetId))
+    .where(and(scope, isNotNull(telemetrySeries.lastTs), isNotNull(telemetrySeries.lastValue)))
+    .orderBy(desc(telemetrySeries.lastTs), telemetrySeries.id)
+    .limit(RECENT_TELEMETRY_LIMIT)
+    .all();
 }

@@ -1,4 +1,5 @@
 import type { assets, devices, projects, variables } from "../../db/schema/index.ts";
+import { type AgentHealthReport, parseHealthReport } from "../agents/health-report.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
 type AssetRow = typeof assets.$inferSelect;
@@ -13,7 +14,7 @@ export type ProjectDto = {
   location: string | null;
   timezone: string;
   is_active: boolean;
-  last_health_report: Record<string, unknown> | null;
+  last_health_report: AgentHealthReport | null;
   created_at: string;
   updated_at: string;
 };
@@ -64,13 +65,6 @@ export type DeviceTreeDto = DeviceDto & { variables: VariableDto[] };
 export type AssetTreeDto = AssetDto & { devices: DeviceTreeDto[] };
 export type ProjectTreeDto = ProjectDto & { assets: AssetTreeDto[] };
 
-/** The JSON column holds whatever the agent reported; only a JSON object is passed on. */
-function healthReport(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === "object" && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
 export function toProjectDto(row: ProjectRow): ProjectDto {
   return {
     id: row.id,
@@ -79,7 +73,7 @@ export function toProjectDto(row: ProjectRow): ProjectDto {
     location: row.location,
     timezone: row.timezone,
     is_active: row.isActive,
-    last_health_report: healthReport(row.lastHealthReport),
+    last_health_report: parseHealthReport(row.lastHealthReport),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -11,7 +11,7 @@ const route = createRoute({
   path: "/projects",
   tags: ["Edge projects"],
   summary: "Create a project",
-  description: "Supervisor and above. A supervisor is assigned to the project they create.",
+  description: "Admin and superadmin (403 for other roles).",
   security: bearer,
   request: jsonBody(createProjectRequest),
   responses: {
@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountCreateProject(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:write") }, (c) =>
+  router.openapi({ ...route, middleware: guard(ctx, "projects:manage") }, (c) =>
     c.json(createProject(ctx, c.get("auth"), c.req.valid("json")), 201),
   );
 }

@@ -13,7 +13,8 @@ const route = createRoute({
   summary: "Delete a project and everything under it",
   description:
     "Removes the project's assets, devices, variables, telemetry, alert rules, alarms, operational records, " +
-    "reports, deployments, agent logs and billing records. The audit log keeps the removed configuration.",
+    "reports, deployments, agent logs and billing records. The audit log keeps the removed configuration. " +
+    "Admin and superadmin (403 for other roles).",
   security: bearer,
   request: { params: idParams },
   responses: {
@@ -23,7 +24,7 @@ const route = createRoute({
 });
 
 export function mountDeleteProject(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:write") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "projects:manage") }, (c) => {
     deleteProject(ctx, c.get("auth"), c.req.valid("param").id);
     return c.body(null, 204);
   });

@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../../../testing/harness.ts";
 import { expectError } from "../field-fixtures.ts";
 
-/** Roles (shared/roles.ts) and project scoping: writes need projects:write, others' projects are 404. */
+/**
+ * Roles (shared/roles.ts) and project scoping: create and delete need projects:manage (admin and
+ * superadmin), replace needs projects:write; others' projects are 404.
+ */
 describe("edge projects: roles and scoping", () => {
   let t: TestServer;
   let adminToken: string;
@@ -40,18 +43,18 @@ describe("edge projects: roles and scoping", () => {
     expect(await listIds(user.token)).toEqual([]);
   });
 
-  it("supervisor creates a project and is assigned to it", async () => {
-    const sup = await t.userWithRole("supervisor");
-    const res = await t.request<{ id: string }>("/api/edge/projects", {
-      token: sup.token,
-      body: { name: "Own" },
-    });
-    expect(res.status).toBe(201);
-    expect(await listIds(sup.token)).toEqual([res.body.id]);
-    const put = await t.request(`/api/edge/projects/${res.body.id}`, {
+  it("supervisor replaces an assigned project but may not create or delete one (403)", async () => {
+    const sup = await t.userWithRole("supervisor", [mine]);
+    expectError(
+      await t.request("/api/edge/projects", { token: sup.token, body: { name: "Own" } }),
+      403,
+      "Forbidden",
+    );
+    expectError(await t.request("/api/edge/projects", { token: sup.token, body: {} }), 403, "Forbidden");
+    const put = await t.request(`/api/edge/projects/${mine}`, {
       method: "PUT",
       token: sup.token,
-      body: { name: "Own 2" },
+      body: { name: "Mine, renamed" },
     });
     expect(put.status).toBe(200);
     expectError(
@@ -63,13 +66,26 @@ describe("edge projects: roles and scoping", () => {
       404,
       "NotFound",
     );
-    expectError(
-      await t.request(`/api/edge/projects/${other}`, { method: "DELETE", token: sup.token }),
-      404,
-      "NotFound",
-    );
+    // Deleting erases operational records and ANH reports: admin and superadmin only, before any lookup.
+    for (const id of [mine, other, randomUUID()]) {
+      expectError(
+        await t.request(`/api/edge/projects/${id}`, { method: "DELETE", token: sup.token }),
+        403,
+        "Forbidden",
+      );
+    }
+    expect((await t.request(`/api/edge/projects/${mine}`, { token: adminToken })).status).toBe(200);
+  });
+
+  it("admin creates and deletes projects", async () => {
+    const admin = await t.userWithRole("admin");
+    const res = await t.request<{ id: string }>("/api/edge/projects", {
+      token: admin.token,
+      body: { name: "By admin" },
+    });
+    expect(res.status).toBe(201);
     expect(
-      (await t.request(`/api/edge/projects/${res.body.id}`, { method: "DELETE", token: sup.token })).status,
+      (await t.request(`/api/edge/projects/${res.body.id}`, { method: "DELETE", token: admin.token })).status,
     ).toBe(204);
   });
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { agentHealthReportSchema } from "../../../services/agents/health-report.ts";
 import { canonicalTimeZone, DEFAULT_TIMEZONE } from "../../../services/field/timezone.ts";
 import { assetSchema } from "../assets/schema.ts";
 import { deviceSchema } from "../devices/schema.ts";
@@ -34,8 +35,8 @@ export const projectSchema = z
     location: z.string().nullable(),
     timezone: z.string().openapi({ example: DEFAULT_TIMEZONE }),
     is_active: z.boolean(),
-    last_health_report: z
-      .record(z.string(), z.unknown())
+    last_health_report: agentHealthReportSchema
+      .openapi("AgentHealthReport")
       .nullable()
       .openapi({ description: "the agent's latest health report; null until one arrives" }),
     created_at: z.iso.datetime(),
