@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_READING_MAGNITUDE } from "../../../shared/telemetry-limits.ts";
+import { HISTORY_INTERVALS } from "../../services/telemetry/history.ts";
 import {
   LATEST_LIMIT_DEFAULT,
   LATEST_LIMIT_MAX,
@@ -83,7 +84,9 @@ export const ingestResultSchema = z
 
 export const historyItemSchema = z
   .object({
-    bucket: z.iso.datetime().openapi({ description: "start of the 5-minute window (UTC)" }),
+    bucket: z.iso
+      .datetime()
+      .openapi({ description: "start of the window (5 minutes unless `interval` says otherwise), UTC" }),
     variable: z.string(),
     avg_value: z.number(),
     min_value: z.number(),
@@ -154,4 +157,13 @@ export const historyQuery = z.object({
   to: dateTime("end of the range; default: now")
     .optional()
     .openapi({ param: { name: "to", in: "query" } }),
+  interval: z
+    .enum(HISTORY_INTERVALS, { error: `must be one of ${HISTORY_INTERVALS.join(", ")}` })
+    .optional()
+    .openapi({
+      param: { name: "interval", in: "query" },
+      description: "window width: 5m (default, spec §8), 1h, or 1d (UTC days)",
+      default: "5m",
+    }),
+  variable: variableFilter,
 });
