@@ -148,12 +148,14 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     message: `${marker} log`,
     category: "audit",
   });
-  const subscription = await call<{ issued_invoice: { id: string } | null }>(
-    `/api/billing/admin/subscriptions/${projectId}`,
-    { plan: "starter" },
-    "PUT",
+  // A new project is on starter and its first invoice is issued; this changes its plan.
+  await call(`/api/billing/admin/subscriptions/${projectId}`, { plan: "professional" }, "PUT");
+  const [invoice] = await call<{ id: string }[]>(
+    `/api/billing/invoices?project_id=${projectId}`,
+    undefined,
+    "GET",
   );
-  if (!subscription.issued_invoice) throw new Error(`fixture: no invoice issued for ${label}`);
+  if (!invoice) throw new Error(`fixture: no invoice issued for ${label}`);
   await call("/api/billing/snapshots", { project_id: projectId });
   const user = await t.userWithRole("operador", [projectId]);
   seenIds.add(user.id);
@@ -178,7 +180,7 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     reportDate: day.date,
     deploymentId: deployment.id,
     logId: log.id,
-    invoiceId: subscription.issued_invoice.id,
+    invoiceId: invoice.id,
     userId: user.id,
     seenIds,
   };

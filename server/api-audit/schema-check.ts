@@ -100,6 +100,8 @@ function stringViolation(schema: JsonSchema, value: string): string | null {
  */
 export function queryViolation(schema: JsonSchema, raw: string): string | null | "ambiguous" {
   if (raw === "") return "ambiguous";
+  // A repeatable parameter (style form, explode): one occurrence is an array of one item.
+  if (schema.type === "array") return schema.items ? queryViolation(schema.items, raw) : null;
   if (schema.type === "integer" || schema.type === "number") {
     if (!/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(raw))
       return /^[\s0-9a-fx.+-]+$/i.test(raw) ? "ambiguous" : "NaN";

@@ -54,3 +54,33 @@ export const generateReportRequest = z
       .openapi({ format: "date", example: "2025-03-10" }),
   })
   .openapi("GenerateANHReportRequest");
+
+export const previewQuery = z.object({
+  project_id: z
+    .uuid({ error: "is required and must be a UUID" })
+    .openapi({ param: { name: "project_id", in: "query" } }),
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a date written YYYY-MM-DD")
+    .optional()
+    .openapi({
+      param: { name: "date", in: "query" },
+      format: "date",
+      description: "the production day; default: today in the project's time zone",
+      example: "2025-03-10",
+    }),
+});
+
+export const reportPreviewSchema = z
+  .object({
+    provisional: z
+      .literal(true)
+      .openapi({ description: "always true: not a report, no hash, nothing stored" }),
+    project_id: z.uuid(),
+    report_date: z.string().openapi({ format: "date", example: "2025-03-10" }),
+    period_start: z.string().openapi({ format: "date-time" }),
+    period_end: z.string().openapi({ format: "date-time", description: "exclusive" }),
+    as_of: z.string().openapi({ format: "date-time", description: "when the content was read" }),
+    content: anhReportContentSchema,
+  })
+  .openapi("ANHReportPreview");

@@ -32,7 +32,7 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
   let adminToken: string;
   let project: string;
   let second: string;
-  let unsubscribed: string;
+  let onStarter: string;
   let well: string;
 
   function setPoints(projectId: string, period: string, points: number): void {
@@ -51,7 +51,7 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
     adminToken = (await t.userWithRole("admin")).token;
     project = await createProject(t);
     second = await createProject(t);
-    unsubscribed = await createProject(t);
+    onStarter = await createProject(t);
 
     // Two enabled devices on a well that reported this month, one disabled; an enabled device on
     // an asset that never reported and one on an asset that last reported in February.
@@ -71,49 +71,56 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
   });
   afterAll(async () => t.stop());
 
-  it("usage without a plan: this month's counters and active devices, no cost", async () => {
+  it("a new project starts on starter: usage has its plan and cost, this month is invoiced", async () => {
     const res = await t.request(`/api/billing/usage?project_id=${project}`, { token: root });
     expect(res.status).toBe(200);
+    // starter: $199 + 500 blocks of 1,000 extra points × $0.50.
     expect(res.body).toEqual({
       project_id: project,
       period_start: "2025-03-01T00:00:00.000Z",
       period_end: "2025-04-01T00:00:00.000Z",
       telemetry_points: 1_500_000,
       active_devices: 2,
-      plan: null,
-      estimated_cost_usd: 0,
+      plan: "starter",
+      estimated_cost_usd: 449,
     });
+    const invoices = await t.request<Invoice[]>(`/api/billing/invoices?project_id=${project}`, {
+      token: root,
+    });
+    expect(invoices.body).toEqual([
+      expect.objectContaining({
+        project_id: project,
+        period: "2025-03",
+        plan: "starter",
+        amount_usd: 199,
+        status: "pending",
+        paid_at: null,
+      }),
+    ]);
+    const [subscription] = auditOf(t, project).filter((a) => a.entity === "subscription");
+    expect(subscription).toMatchObject({ action: "create", after: JSON.stringify({ plan: "starter" }) });
+    // The subscription starts with the project.
+    const row = t.server.context.sqlite
+      .prepare(
+        `SELECT s.plan, s.started_at = p.created_at AS with_project FROM subscriptions s
+         JOIN projects p ON p.id = s.project_id WHERE s.project_id = ?`,
+      )
+      .get(project);
+    expect(row).toEqual({ plan: "starter", with_project: 1 });
   });
 
-  it("the first subscription issues this month's invoice; a change of plan does not", async () => {
-    const res = await t.request<{ issued_invoice: Invoice | null; plan: string; monthly_price_usd: number }>(
-      `/api/billing/admin/subscriptions/${project}`,
-      { method: "PUT", token: root, body: { plan: "starter" } },
-    );
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ plan: "starter", monthly_price_usd: 199 });
-    expect(res.body.issued_invoice).toMatchObject({
-      project_id: project,
-      period: "2025-03",
-      plan: "starter",
-      amount_usd: 199,
-      status: "pending",
-      paid_at: null,
+  it("setting a plan changes it from the next invoice on; issued invoices keep theirs", async () => {
+    const change = await t.request<{
+      issued_invoice: Invoice | null;
+      plan: string;
+      monthly_price_usd: number;
+    }>(`/api/billing/admin/subscriptions/${project}`, {
+      method: "PUT",
+      token: root,
+      body: { plan: "professional" },
     });
-
-    // starter: $199 + 500 blocks of 1,000 extra points × $0.50.
-    const usage = await t.request<{ plan: string; estimated_cost_usd: number }>(
-      `/api/billing/usage?project_id=${project}`,
-      { token: root },
-    );
-    expect(usage.body).toMatchObject({ plan: "starter", estimated_cost_usd: 449 });
-
-    const change = await t.request<{ issued_invoice: Invoice | null; plan: string }>(
-      `/api/billing/admin/subscriptions/${project}`,
-      { method: "PUT", token: root, body: { plan: "professional" } },
-    );
     expect(change.status).toBe(200);
-    expect(change.body).toMatchObject({ plan: "professional", issued_invoice: null });
+    expect(change.body).toMatchObject({ plan: "professional", monthly_price_usd: 799, issued_invoice: null });
     const invoices = await t.request<Invoice[]>(`/api/billing/invoices?project_id=${project}`, {
       token: root,
     });
@@ -171,9 +178,15 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
       body: { status: "paid" },
     });
 
+    // Every project has a plan: professional, enterprise and the third one's starter. Each was
+    // invoiced $199 (starter) on creation; two of those invoices are paid.
     const res = await t.request("/api/billing/admin/summary", { token: root });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ total_revenue_usd: 199 + 2999, active_subscriptions: 2, mrr_usd: 799 + 2999 });
+    expect(res.body).toEqual({
+      total_revenue_usd: 199 + 199,
+      active_subscriptions: 3,
+      mrr_usd: 799 + 2999 + 199,
+    });
     expectError(await t.request("/api/billing/admin/summary", { token: adminToken }), 403, "Forbidden");
     expectError(await t.request("/api/billing/admin/summary"), 401, "Unauthorized");
   });
@@ -203,7 +216,7 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
     setPoints(project, "2025-03", 10_250_001);
     setClock(t, at("2025-04-01T00:01:00Z"));
     const first = t.server.scheduler.tick();
-    expect(first.monthly_invoices).toEqual({ issued: 2, failed: 0 });
+    expect(first.monthly_invoices).toEqual({ issued: 3, failed: 0 });
     expect(t.server.scheduler.tick().monthly_invoices).toEqual({ issued: 0, failed: 0 });
 
     const admin = await t.admin();
@@ -216,8 +229,11 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
     ]);
     const enterprise = await t.request<Invoice[]>(`/api/billing/invoices?project_id=${second}`, { token });
     expect(enterprise.body[0]).toMatchObject({ period: "2025-04", amount_usd: 2999 });
-    const none = await t.request<Invoice[]>(`/api/billing/invoices?project_id=${unsubscribed}`, { token });
-    expect(none.body).toEqual([]);
+    const starter = await t.request<Invoice[]>(`/api/billing/invoices?project_id=${onStarter}`, { token });
+    expect(starter.body.map((i) => [i.period, i.amount_usd, i.plan])).toEqual([
+      ["2025-04", 199, "starter"],
+      ["2025-03", 199, "starter"],
+    ]);
     // Usage moved to April: nothing counted yet.
     const usage = await t.request<{ telemetry_points: number; period_start: string; active_devices: number }>(
       `/api/billing/usage?project_id=${project}`,
@@ -243,12 +259,8 @@ describe("billing: 400, 401, 403, 404", () => {
     root = (await t.admin()).token;
     project = await createProject(t);
     other = await createProject(t);
-    const res = await t.request<{ issued_invoice: Invoice }>(`/api/billing/admin/subscriptions/${project}`, {
-      method: "PUT",
-      token: root,
-      body: { plan: "starter" },
-    });
-    invoiceId = res.body.issued_invoice.id;
+    const res = await t.request<Invoice[]>(`/api/billing/invoices?project_id=${project}`, { token: root });
+    invoiceId = res.body[0]?.id ?? "";
   });
   afterAll(async () => t.stop());
 
@@ -279,7 +291,7 @@ describe("billing: 400, 401, 403, 404", () => {
       telemetry_points: 12,
       active_devices: 1,
       period_start: `${month}-01T00:00:00.000Z`,
-      plan: null,
+      plan: "starter",
     });
   });
 

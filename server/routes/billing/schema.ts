@@ -28,13 +28,21 @@ export const usageSchema = z
       .number()
       .int()
       .openapi({ description: "enabled devices whose asset reported this month" }),
-    plan: planEnum.nullable().openapi({ description: "null while the project has no subscription" }),
-    estimated_cost_usd: money("the plan's price plus overage so far; 0 without a plan"),
+    plan: planEnum.openapi({
+      description: "the project's plan: every project has one, starter unless a superadmin set another",
+    }),
+    estimated_cost_usd: money("the plan's price plus overage so far"),
   })
   .openapi("BillingUsage");
 
 export const snapshotSchema = usageSchema
-  .extend({ id: z.uuid(), created_at: instant() })
+  .extend({
+    plan: planEnum.nullable().openapi({
+      description: "the plan when measured; null only in snapshots taken before every project had a plan",
+    }),
+    id: z.uuid(),
+    created_at: instant(),
+  })
   .openapi("BillingUsageSnapshot");
 
 export const invoiceSchema = z
@@ -67,16 +75,18 @@ export const subscriptionSchema = z
     monthly_price_usd: money("the plan's monthly price"),
     started_at: instant(),
     updated_at: instant(),
-    issued_invoice: invoiceSchema
-      .nullable()
-      .openapi({ description: "the current month's invoice when this call issued it (first assignment)" }),
+    issued_invoice: invoiceSchema.nullable().openapi({
+      description:
+        "the current month's invoice if this call started the project's subscription; otherwise null " +
+        "(a project is subscribed, and invoiced for its first month, when it is created)",
+    }),
   })
   .openapi("Subscription");
 
 export const billingSummarySchema = z
   .object({
     total_revenue_usd: money("sum of paid invoices"),
-    active_subscriptions: z.number().int().openapi({ description: "projects with a plan" }),
+    active_subscriptions: z.number().int().openapi({ description: "projects with a plan: every project" }),
     mrr_usd: money("monthly prices of the active subscriptions"),
   })
   .openapi("BillingSummary");

@@ -12,9 +12,9 @@ const route = createRoute({
   tags: [BILLING_TAG],
   summary: "Assign or change a project's plan",
   description:
-    "Superadmin only; 403 for every other role. The first assignment issues the current month's " +
-    "invoice (the plan's monthly price) as pending when none exists for it; a later change applies " +
-    "from the next invoice.",
+    "Superadmin only; 403 for every other role. Every project is on a plan from its creation " +
+    "(starter, unless set here), and its creation month's invoice was issued then; a change of plan " +
+    "applies from the next invoice (issued invoices are not re-priced).",
   security: bearer,
   request: { params: projectIdParams, ...jsonBody(subscriptionRequest) },
   responses: {

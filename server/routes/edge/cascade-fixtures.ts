@@ -69,9 +69,10 @@ export function seedDependents(
           row[column.name] = filler(column);
       }
       const names = Object.keys(row);
+      // A row the project already has (its subscription, made with it) stays as it is.
       const result = sqlite
         .prepare(
-          `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")})`,
+          `INSERT INTO "${table}" (${names.map((n) => `"${n}"`).join(", ")}) VALUES (${names.map(() => "?").join(", ")}) ON CONFLICT DO NOTHING`,
         )
         .run(...names.map((n) => row[n]));
       const keys: Record<string, unknown> = {};

@@ -10,16 +10,18 @@ const route = createRoute({
   method: "get",
   path: "/{asset_id}/history",
   tags: [TELEMETRY_TAG],
-  summary: "An asset's history in 5-minute windows",
+  summary: "An asset's history in 5-minute, hourly or daily windows",
   description:
-    "One item per 5-minute window (UTC-aligned) and variable with data, for the windows overlapping [from, to], " +
-    "ascending by window then variable. `to` defaults to now and `from` to 24 hours before `to`; from must not " +
-    "be after to and the range may span at most 366 days. Served from rollups kept beyond the raw retention. " +
-    "Needs telemetry:read.",
+    "One item per window and variable with data, for the windows overlapping [from, to], ascending by " +
+    "window then variable. `interval` is 5m (default, spec §8), 1h or 1d; windows are aligned to UTC (1d: " +
+    "UTC days, summed from the hourly rollups). `variable` (repeatable) keeps only those variables; a name " +
+    "without data matches nothing. `to` defaults to now and `from` to 24 hours before `to`; from must not " +
+    "be after to and the range may span at most 366 days. Served from rollups kept beyond the raw " +
+    "retention. Needs telemetry:read.",
   security: bearer,
   request: { params: assetParams, query: historyQuery },
   responses: {
-    200: json(z.array(historyItemSchema), "5-minute windows"),
+    200: json(z.array(historyItemSchema), "Windows"),
     ...errorResponses(400, 401, 403, 404),
   },
 });

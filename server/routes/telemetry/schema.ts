@@ -1,6 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { MAX_READING_MAGNITUDE } from "../../../shared/telemetry-limits.ts";
-import { LATEST_LIMIT_DEFAULT, LATEST_LIMIT_MAX } from "../../services/telemetry/limits.ts";
+import { HISTORY_INTERVALS } from "../../services/telemetry/history.ts";
+import {
+  LATEST_LIMIT_DEFAULT,
+  LATEST_LIMIT_MAX,
+  MAX_VARIABLE_FILTERS,
+} from "../../services/telemetry/limits.ts";
 
 export const TELEMETRY_TAG = "Telemetry";
 
@@ -12,12 +17,14 @@ const dateTime = (description: string) =>
     })
     .openapi({ description, example: "2025-01-31T12:00:00Z" });
 
+const variableName = z
+  .string({ error: "is required (a string)" })
+  .min(1, "must not be empty")
+  .max(128, "must be at most 128 characters");
+
 export const telemetryReadingSchema = z
   .object({
-    variable: z
-      .string({ error: "is required (a string)" })
-      .min(1, "must not be empty")
-      .max(128, "must be at most 128 characters"),
+    variable: variableName,
     // zod rejects NaN and ±Infinity (JSON's 1e999 parses to Infinity); the bound keeps sums finite.
     value: z
       .number({ error: "must be a finite number" })
@@ -77,7 +84,9 @@ export const ingestResultSchema = z
 
 export const historyItemSchema = z
   .object({
-    bucket: z.iso.datetime().openapi({ description: "start of the 5-minute window (UTC)" }),
+    bucket: z.iso
+      .datetime()
+      .openapi({ description: "start of the window (5 minutes unless `interval` says otherwise), UTC" }),
     variable: z.string(),
     avg_value: z.number(),
     min_value: z.number(),
@@ -89,17 +98,55 @@ export const assetParams = z.object({
   asset_id: z.uuid({ error: "must be a UUID" }).openapi({ param: { name: "asset_id", in: "path" } }),
 });
 
+const limitError = `must be an integer from 1 to ${LATEST_LIMIT_MAX}`;
+
+/** `variable=a&variable=b`: the query validator passes one value as a string, several as an array. */
+const variableFilter = z
+  .union([
+    variableName,
+    z.array(variableName).max(MAX_VARIABLE_FILTERS, `at most ${MAX_VARIABLE_FILTERS} values`),
+  ])
+  .optional()
+  .transform((v) => (v === undefined ? undefined : typeof v === "string" ? [v] : v))
+  .openapi({
+    param: { name: "variable", in: "query", style: "form", explode: true },
+    type: "array",
+    items: { type: "string", minLength: 1, maxLength: 128 },
+    maxItems: MAX_VARIABLE_FILTERS,
+    description:
+      "only these variables (repeatable, up to 100). A name the asset has no readings for matches nothing: " +
+      "the answer is what matches, possibly empty, not a 400 (any variable name may be sent as telemetry).",
+  });
+
 export const latestQuery = z.object({
+  // No zod default: JSON applies 100, CSV honours only an explicit limit (see routes/telemetry/latest.ts).
   limit: z.coerce
-    .number({ error: `must be an integer from 1 to ${LATEST_LIMIT_MAX}` })
-    .int(`must be an integer from 1 to ${LATEST_LIMIT_MAX}`)
-    .min(1, `must be an integer from 1 to ${LATEST_LIMIT_MAX}`)
-    .max(LATEST_LIMIT_MAX, `must be an integer from 1 to ${LATEST_LIMIT_MAX}`)
-    .default(LATEST_LIMIT_DEFAULT)
+    .number({ error: limitError })
+    .int(limitError)
+    .min(1, limitError)
+    .max(LATEST_LIMIT_MAX, limitError)
+    .optional()
     .openapi({
       param: { name: "limit", in: "query" },
-      description: `how many payloads (distinct timestamps), newest first; 1 to ${LATEST_LIMIT_MAX}`,
+      description:
+        `how many payloads (distinct timestamps), newest first; 1 to ${LATEST_LIMIT_MAX}. JSON: default ` +
+        `${LATEST_LIMIT_DEFAULT}. CSV: every reading in [from, to] unless given; given, the newest \`limit\` timestamps`,
+      default: LATEST_LIMIT_DEFAULT,
       example: LATEST_LIMIT_DEFAULT,
+    }),
+  from: dateTime("only readings at or after this instant")
+    .optional()
+    .openapi({ param: { name: "from", in: "query" } }),
+  to: dateTime("only readings at or before this instant")
+    .optional()
+    .openapi({ param: { name: "to", in: "query" } }),
+  variable: variableFilter,
+  format: z
+    .enum(["json", "csv"], { error: "must be json or csv" })
+    .optional()
+    .openapi({
+      param: { name: "format", in: "query" },
+      description: "json (default) or csv; without it, `Accept: text/csv` asks for CSV",
     }),
 });
 
@@ -110,4 +157,13 @@ export const historyQuery = z.object({
   to: dateTime("end of the range; default: now")
     .optional()
     .openapi({ param: { name: "to", in: "query" } }),
+  interval: z
+    .enum(HISTORY_INTERVALS, { error: `must be one of ${HISTORY_INTERVALS.join(", ")}` })
+    .optional()
+    .openapi({
+      param: { name: "interval", in: "query" },
+      description: "window width: 5m (default, spec §8), 1h, or 1d (UTC days)",
+      default: "5m",
+    }),
+  variable: variableFilter,
 });

@@ -41,18 +41,22 @@ export function invoiceAuditView(row: InvoiceRow) {
   };
 }
 
-/** BillingUsage (spec §2). `plan` is null while the project has no subscription. */
+/** BillingUsage (spec §2): `plan` is one of the three, never null (every project has one). */
 export type UsageDto = {
   project_id: string;
   period_start: string;
   period_end: string;
   telemetry_points: number;
   active_devices: number;
-  plan: PlanName | null;
+  plan: PlanName;
   estimated_cost_usd: number;
 };
 
-export type SnapshotDto = UsageDto & { id: string; created_at: string };
+/**
+ * A stored measurement. Its plan is null only in snapshots taken before every project had a plan;
+ * they are kept as they were measured (estimated cost 0).
+ */
+export type SnapshotDto = Omit<UsageDto, "plan"> & { plan: PlanName | null; id: string; created_at: string };
 
 export function toSnapshotDto(row: SnapshotRow): SnapshotDto {
   return {

@@ -10,14 +10,15 @@ import {
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { BillingPeriod } from "./billing-period.ts";
 import { estimatedCostCents, PLANS, type PlanName } from "./plans.ts";
+import { DEFAULT_PLAN } from "./start-subscription.ts";
 
 export type Usage = {
   projectId: string;
   period: BillingPeriod;
   telemetryPoints: number;
   activeDevices: number;
-  plan: PlanName | null;
-  /** Plan price plus overage; 0 without a plan. */
+  plan: PlanName;
+  /** Plan price plus overage. */
   estimatedCostCents: number;
 };
 
@@ -64,13 +65,17 @@ export function activeDevicesIn(db: DbOrTx, projectId: string, period: BillingPe
   return row?.n ?? 0;
 }
 
-export function planOf(db: DbOrTx, projectId: string): PlanName | null {
+/**
+ * The project's plan. Every project has a subscription from its creation (and migration 0004 gave
+ * one to older projects); a project without one still bills as the default plan, never as none.
+ */
+export function planOf(db: DbOrTx, projectId: string): PlanName {
   const row = db
     .select({ plan: subscriptions.plan })
     .from(subscriptions)
     .where(eq(subscriptions.projectId, projectId))
     .get();
-  return row?.plan ?? null;
+  return row?.plan ?? DEFAULT_PLAN;
 }
 
 /** A project's usage and estimated cost for `period` under its current plan. */
@@ -84,6 +89,6 @@ export function measureUsage(db: DbOrTx, projectId: string, period: BillingPerio
     telemetryPoints,
     activeDevices,
     plan,
-    estimatedCostCents: plan ? estimatedCostCents(PLANS[plan], telemetryPoints, activeDevices) : 0,
+    estimatedCostCents: estimatedCostCents(PLANS[plan], telemetryPoints, activeDevices),
   };
 }

@@ -1,14 +1,15 @@
 import { createHash, randomUUID } from "node:crypto";
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { canonicalBytes, JcsError } from "../../../shared/jcs.ts";
 import { anhReports, projects } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../http/errors.ts";
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
+import { appendAudit } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { telemetryService } from "../telemetry/service.ts";
 import { buildReportContent } from "./build-content.ts";
 import { type ProductionDay, productionDay } from "./production-day.ts";
 import { auditView, type ReportRow } from "./report-dto.ts";
+import { nextVersion } from "./report-version.ts";
 
 export type GenerateRequest = {
   projectId: string;
@@ -40,7 +41,7 @@ export function projectDay(project: { timezone: string }, date: string): Product
  * them in a pass a moment after their commit, and a report generated in between would seal a day
  * without its latest readings (an on-demand re-generation right after a late upload).
  */
-function rollUpProject(ctx: ServiceContext, projectId: string): void {
+export function rollUpProject(ctx: ServiceContext, projectId: string): void {
   const service = telemetryService(ctx);
   if (!service.started) return; // nothing is pending without a running service
   const series = ctx.sqlite
@@ -56,7 +57,7 @@ function rollUpProject(ctx: ServiceContext, projectId: string): void {
  * readings that overflows a double to Infinity — is the data's fault, not the server's: a 409
  * naming the figure, and the transaction writes nothing.
  */
-function reportBytes(content: unknown, date: string): Buffer {
+export function reportBytes(content: unknown, date: string): Buffer {
   try {
     return canonicalBytes(content);
   } catch (err) {
@@ -93,18 +94,8 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
   rollUpProject(ctx, project.id);
 
   return ctx.db.transaction((tx) => {
-    const latest = tx
-      .select()
-      .from(anhReports)
-      .where(and(eq(anhReports.projectId, project.id), eq(anhReports.reportDate, day.date)))
-      .orderBy(desc(anhReports.version))
-      .limit(1)
-      .get();
-    const fillPending = latest?.status === "pending" ? latest : undefined;
+    const { pending: fillPending, version, supersedes, previousHash } = nextVersion(tx, project.id, day.date);
     const id = fillPending?.id ?? randomUUID();
-    const version = fillPending ? fillPending.version : (latest?.version ?? 0) + 1;
-    const supersedes = fillPending ? fillPending.supersedes : (latest?.id ?? null);
-    const previousHash = chainHead(tx, project.id);
 
     const content = buildReportContent(tx, ctx.sqlite, project, day, {
       id,
@@ -157,30 +148,4 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
     });
     return row;
   });
-}
-
-/**
- * The hash of the project's most recently generated report: the one no other report names as
- * its predecessor. Chained in generation order (like the audit log), so a re-generated day links
- * to whatever was generated just before it and the chain stays a single line.
- */
-function chainHead(tx: DbOrTx, projectId: string): string | null {
-  const rows = tx
-    .select({
-      hash: anhReports.hashSha384,
-      previous: anhReports.previousHashSha384,
-      generatedAt: anhReports.generatedAt,
-    })
-    .from(anhReports)
-    .where(and(eq(anhReports.projectId, projectId), isNotNull(anhReports.hashSha384)))
-    .all();
-  const named = new Set(rows.map((r) => r.previous));
-  let head: (typeof rows)[number] | undefined;
-  for (const r of rows) {
-    if (named.has(r.hash)) continue;
-    // Only one head exists when every report is generated here; if rows were ever added by other
-    // means, the newest wins.
-    if (!head || (r.generatedAt?.getTime() ?? 0) > (head.generatedAt?.getTime() ?? 0)) head = r;
-  }
-  return head?.hash ?? null;
 }

@@ -2,10 +2,17 @@ import { AppError } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleAssetProject } from "./latest.ts";
-import { BUCKET_5M_MS, DAY_MS, HISTORY_DEFAULT_RANGE_MS, HISTORY_MAX_RANGE_DAYS } from "./limits.ts";
+import {
+  BUCKET_1H_MS,
+  BUCKET_5M_MS,
+  DAY_MS,
+  HISTORY_DEFAULT_RANGE_MS,
+  HISTORY_MAX_RANGE_DAYS,
+} from "./limits.ts";
+import { assetSeries } from "./raw-filter.ts";
 import { telemetryService } from "./service.ts";
 
-/** Spec §2, TelemetryHistoryItem: one 5-minute window of one variable. */
+/** Spec §2, TelemetryHistoryItem: one window (5 minutes by default) of one variable. */
 export type HistoryItem = {
   bucket: string;
   variable: string;
@@ -36,38 +43,59 @@ export function historyRange(nowMs: number, range: HistoryRange): { fromMs: numb
   return { fromMs, toMs };
 }
 
+/** History resolutions: spec §8's 5-minute windows (the default), hours and days. */
+export const HISTORY_INTERVALS = ["5m", "1h", "1d"] as const;
+export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
+
+export type HistoryQuery = HistoryRange & {
+  interval?: HistoryInterval | undefined;
+  variable?: readonly string[] | undefined;
+};
+
+const WIDTH: Record<HistoryInterval, number> = { "5m": BUCKET_5M_MS, "1h": BUCKET_1H_MS, "1d": DAY_MS };
+
+/*
+ * Windows start on multiples of their width since the UTC epoch. 5m and 1h are the kept rollup
+ * tables themselves; a day is the sum of its 24 hourly rows, so days are UTC days (a project's
+ * zone can be off UTC by a non-whole hour, which hourly rows could not cut; the ANH report has
+ * the project's production day). Parameters: series, first window start, end (exclusive) of
+ * the last window wanted; rows: [bucket, count, sum, min, max].
+ */
+const WINDOW_SQL: Record<HistoryInterval, string> = {
+  "5m": `SELECT bucket, count, sum, min, max FROM telemetry_rollup_5m
+         WHERE series_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+  "1h": `SELECT bucket, count, sum, min, max FROM telemetry_rollup_1h
+         WHERE series_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
+  "1d": `SELECT bucket - bucket % ${DAY_MS} AS day, sum(count), sum(sum), min(min), max(max)
+         FROM telemetry_rollup_1h WHERE series_id = ? AND bucket >= ? AND bucket < ?
+         GROUP BY day ORDER BY day`,
+};
+
 /**
- * GET /telemetry/{asset_id}/history: one item per (5-minute window, variable) with data, for the
- * windows that overlap [from, to], ascending by window then variable (spec §8: 5-minute windows).
- * Served from the 5-minute rollups, never from raw rows, so it reaches back beyond the raw
+ * GET /telemetry/{asset_id}/history: one item per (window, variable) with data, for the windows
+ * that overlap [from, to], ascending by window then variable. Windows are 5 minutes unless
+ * `interval` says 1h or 1d (spec §8: 5-minute windows by default); `variable` keeps only those
+ * variables. Served from the rollups, never from raw rows, so it reaches back beyond the raw
  * retention and costs one indexed range read per series.
  */
 export function telemetryHistory(
   ctx: ServiceContext,
   auth: AuthContext,
   assetId: string,
-  range: HistoryRange,
+  query: HistoryQuery,
 ): HistoryItem[] {
-  const { fromMs, toMs } = historyRange(ctx.clock.now().getTime(), range);
+  const { fromMs, toMs } = historyRange(ctx.clock.now().getTime(), query);
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
-  const series = sqlite
-    .prepare<[string], { id: number; variable: string }>(
-      "SELECT id, variable FROM telemetry_series WHERE asset_id = ?",
-    )
-    .all(assetId);
-  series.sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0));
+  const series = assetSeries(sqlite, assetId, query.variable);
   // Live readings reach the rollups in a pass a moment after their commit: finish it for these.
   telemetryService(ctx).rollUp(series.map((s) => s.id));
-  const read = sqlite
-    .prepare<[number, number, number], RollupRow>(
-      `SELECT bucket, count, sum, min, max FROM telemetry_rollup_5m
-       WHERE series_id = ? AND bucket >= ? AND bucket <= ? ORDER BY bucket`,
-    )
-    .raw();
-  const firstBucket = fromMs - (fromMs % BUCKET_5M_MS);
-  const lists = series.map((s) => read.all(s.id, firstBucket, toMs));
-
+  const interval = query.interval ?? "5m";
+  const width = WIDTH[interval];
+  const read = sqlite.prepare<[number, number, number], RollupRow>(WINDOW_SQL[interval]).raw();
+  const firstBucket = fromMs - (fromMs % width);
+  const end = toMs - (toMs % width) + width;
+  const lists = series.map((s) => read.all(s.id, firstBucket, end));
   // Each list is ascending by bucket and the lists are in variable order: sweep bucket by bucket.
   const heads = new Array<number>(lists.length).fill(0);
   const items: HistoryItem[] = [];

@@ -1,12 +1,12 @@
 import { notFound } from "../../http/errors.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { LATEST_LIMIT_DEFAULT } from "./limits.ts";
+import { assetSeries, type RawQuery, rawRange } from "./raw-filter.ts";
 import { telemetryService } from "./service.ts";
 
 export type LatestReading = { variable: string; value: number; unit?: string };
 export type LatestPayload = { asset_id: string; timestamp: string; readings: LatestReading[] };
-
-type SeriesRow = { id: number; variable: string; unit: string | null };
 
 /** 404 unless the asset exists in one of the caller's projects (existence is not revealed). */
 export function visibleAssetProject(ctx: ServiceContext, auth: AuthContext, assetId: string): string {
@@ -16,10 +16,10 @@ export function visibleAssetProject(ctx: ServiceContext, auth: AuthContext, asse
 }
 
 /**
- * GET /telemetry/{asset_id}: the newest `limit` payloads, newest first. A payload is every reading
- * of the asset stamped with one timestamp, so `limit` counts timestamps, not readings; readings
- * are ordered by variable and carry their series' unit. Raw readings only exist inside the
- * retention window (TELEMETRY_RETENTION_DAYS).
+ * GET /telemetry/{asset_id} as JSON: the newest `limit` payloads in [from, to], newest first. A
+ * payload is every reading of the asset stamped with one timestamp, so `limit` counts timestamps,
+ * not readings; readings are ordered by variable and carry their series' unit; `variable` keeps
+ * only those series. Raw readings only exist inside the retention window (TELEMETRY_RETENTION_DAYS).
  *
  * Each series contributes at most its own newest `limit` timestamps, which is all the answer can
  * need from it: one indexed range read per series, newest first.
@@ -28,22 +28,21 @@ export function latestTelemetry(
   ctx: ServiceContext,
   auth: AuthContext,
   assetId: string,
-  limit: number,
+  query: RawQuery,
 ): LatestPayload[] {
+  const { fromMs, toMs } = rawRange(query);
+  const limit = query.limit ?? LATEST_LIMIT_DEFAULT;
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
-  const series = sqlite
-    .prepare<[string], SeriesRow>("SELECT id, variable, unit FROM telemetry_series WHERE asset_id = ?")
-    .all(assetId);
-  series.sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0));
+  const series = assetSeries(sqlite, assetId, query.variable);
   const newest = sqlite
-    .prepare<[number, number], [number, number]>(
-      "SELECT ts, value FROM telemetry_raw WHERE series_id = ? ORDER BY ts DESC LIMIT ?",
+    .prepare<[number, number, number, number], [number, number]>(
+      "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?",
     )
     .raw();
   const byTs = new Map<number, LatestReading[]>();
   for (const s of series) {
-    for (const [ts, value] of newest.all(s.id, limit)) {
+    for (const [ts, value] of newest.all(s.id, fromMs, toMs, limit)) {
       let readings = byTs.get(ts);
       if (!readings) {
         readings = [];

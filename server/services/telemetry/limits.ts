@@ -16,6 +16,9 @@ export const MAX_FUTURE_SKEW_MS = 5 * 60_000;
 export const LATEST_LIMIT_DEFAULT = 100;
 export const LATEST_LIMIT_MAX = 10_000;
 
+/** `variable` values accepted in one query (GET /telemetry/{asset_id} and its history). */
+export const MAX_VARIABLE_FILTERS = 100;
+
 /** GET /telemetry/{asset_id}/history: default range and the longest range served. */
 export const HISTORY_DEFAULT_RANGE_MS = 24 * 3600_000;
 export const HISTORY_MAX_RANGE_DAYS = 366;

@@ -170,10 +170,11 @@ describe("edge projects: CRUD", () => {
     const entries = auditOf(t, id);
     expect(entries.map((e) => [e.entity, e.action])).toEqual([
       ["project", "create"],
+      ["subscription", "create"],
       ["project", "update"],
       ["project", "delete"],
     ]);
-    const [create, update, remove] = entries;
+    const [create, , update, remove] = entries;
     expect(create?.before).toBeNull();
     expect(JSON.parse(update?.after ?? "null")).toMatchObject({ id, name: "Audited" });
     expect(JSON.parse(update?.before ?? "null")).toMatchObject({ id });

@@ -3,6 +3,7 @@ import { seesAllProjects } from "../../../../shared/roles.ts";
 import { projects, userProjects } from "../../../db/schema/index.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
+import { DEFAULT_PLAN, startSubscriptionIn } from "../../billing/start-subscription.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";
 import type { ProjectInput } from "../inputs.ts";
@@ -35,6 +36,14 @@ export function createProject(ctx: ServiceContext, auth: AuthContext, input: Pro
       action: "create",
       before: null,
       after: dto,
+    });
+    // Every project has a plan (spec §2, BillingUsage.plan); a superadmin may change it later.
+    startSubscriptionIn(tx, {
+      projectId: id,
+      plan: DEFAULT_PLAN,
+      now,
+      userId: auth.userId,
+      reason: "new project",
     });
     return dto;
   });

@@ -1,0 +1,175 @@
+import type { Statement } from "better-sqlite3";
+import type { Sqlite } from "../../db/client.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import type { ServiceContext } from "../context.ts";
+import { CRLF, csvField } from "./csv-field.ts";
+import { visibleAssetProject } from "./latest.ts";
+import { MAX_FUTURE_SKEW_MS } from "./limits.ts";
+import { assetSeries, type RawQuery, rawRange, type SeriesRef } from "./raw-filter.ts";
+
+/** Rows read from SQLite per export and page, over all its series (the memory an export holds). */
+export const CSV_PAGE_ROWS = 16_384;
+/** A chunk is handed to the HTTP response once it holds about this many characters. */
+const CHUNK_CHARS = 64 * 1024;
+
+export const CSV_HEADER = `timestamp,variable,value,unit${CRLF}`;
+
+export type CsvExport = { filename: string; body: ReadableStream<Uint8Array> };
+
+type Cursor = {
+  series: SeriesRef;
+  /** The variable and unit as CSV fields, quoted once. */
+  prefix: string;
+  unit: string;
+  rows: [number, number][];
+  at: number;
+  /** ts of the last row read; the next page starts after it (keyset pagination). */
+  after: number;
+  exhausted: boolean;
+};
+
+const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * GET /telemetry/{asset_id} as CSV (RFC 4180): `timestamp,variable,value,unit`, one line per
+ * reading, ascending by timestamp then variable. Every reading in [from, to] unless `limit` is
+ * given; then the readings of the newest `limit` timestamps, as the JSON answer would hold them.
+ *
+ * Validation and the 404 happen before the first byte. The body is pulled: each pull reads one
+ * bounded page per series (keyset pagination on the primary key, a short read each, so no read
+ * transaction stays open while a slow client downloads) and yields to the event loop first, so
+ * ingest keeps its turn; nothing is read ahead of what the client has taken (backpressure).
+ */
+export function rawTelemetryCsv(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  assetId: string,
+  query: RawQuery,
+): CsvExport {
+  const range = rawRange(query);
+  visibleAssetProject(ctx, auth, assetId);
+  const { sqlite } = ctx;
+  const series = assetSeries(sqlite, assetId, query.variable);
+  // Without `to`, the export ends at what may exist when it starts (ingest refuses later stamps),
+  // so a busy series cannot keep it running.
+  const toMs = Math.min(range.toMs, ctx.clock.now().getTime() + MAX_FUTURE_SKEW_MS);
+  const fromMs =
+    query.limit === undefined
+      ? range.fromMs
+      : Math.max(range.fromMs, oldestOfNewest(sqlite, series, range.fromMs, toMs, query.limit));
+  return { filename: `telemetry-${assetId}.csv`, body: csvStream(sqlite, series, fromMs, toMs) };
+}
+
+/** The oldest of the newest `limit` distinct timestamps in [fromMs, toMs] (+∞ when there are none). */
+function oldestOfNewest(
+  sqlite: Sqlite,
+  series: readonly SeriesRef[],
+  fromMs: number,
+  toMs: number,
+  limit: number,
+): number {
+  const newest = sqlite
+    .prepare<[number, number, number, number], number>(
+      "SELECT ts FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?",
+    )
+    .pluck();
+  const stamps = new Set<number>();
+  for (const s of series) for (const ts of newest.all(s.id, fromMs, toMs, limit)) stamps.add(ts);
+  const sorted = [...stamps].sort((a, b) => b - a);
+  return sorted[Math.min(limit, sorted.length) - 1] ?? Number.POSITIVE_INFINITY;
+}
+
+function csvStream(
+  sqlite: Sqlite,
+  series: readonly SeriesRef[],
+  fromMs: number,
+  toMs: number,
+): ReadableStream<Uint8Array> {
+  const page = sqlite
+    .prepare<[number, number, number, number], [number, number]>(
+      "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts LIMIT ?",
+    )
+    .raw();
+  const perSeries = Math.max(64, Math.floor(CSV_PAGE_ROWS / Math.max(1, series.length)));
+  const cursors: Cursor[] = series.map((s) => ({
+    series: s,
+    prefix: `,${csvField(s.variable)},`,
+    unit: `,${csvField(s.unit ?? "")}${CRLF}`,
+    rows: [],
+    at: 0,
+    after: fromMs - 1,
+    exhausted: false,
+  }));
+  const encoder = new TextEncoder();
+  let headerSent = false;
+  let cancelled = false;
+
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        await nextTick();
+        if (cancelled) return;
+        let chunk = headerSent ? "" : CSV_HEADER;
+        headerSent = true;
+        const done = fill(cursors, page, perSeries, toMs, (line) => {
+          chunk += line;
+          return chunk.length < CHUNK_CHARS;
+        });
+        if (chunk.length > 0) controller.enqueue(encoder.encode(chunk));
+        if (done) controller.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+/**
+ * Emits lines in (timestamp, variable) order until `emit` says the chunk is full or every cursor
+ * is exhausted (then true). Each distinct timestamp is emitted whole before `emit` can stop it.
+ */
+function fill(
+  cursors: Cursor[],
+  page: Statement<[number, number, number, number], [number, number]>,
+  perSeries: number,
+  toMs: number,
+  emit: (line: string) => boolean,
+): boolean {
+  for (;;) {
+    let ts = Number.POSITIVE_INFINITY;
+    for (const c of cursors) {
+      const head = headOf(c, page, perSeries, toMs);
+      if (head !== undefined && head[0] < ts) ts = head[0];
+    }
+    if (ts === Number.POSITIVE_INFINITY) return true;
+    const stamp = new Date(ts).toISOString();
+    let more = true;
+    // Cursors are in variable order, so lines of one timestamp come out in variable order.
+    for (const c of cursors) {
+      const head = c.rows[c.at];
+      if (head === undefined || head[0] !== ts) continue;
+      c.at++;
+      more = emit(`${stamp}${c.prefix}${head[1]}${c.unit}`) && more;
+    }
+    if (!more) return false;
+  }
+}
+
+/** The cursor's next row, reading its next page when the current one is used up. */
+function headOf(
+  c: Cursor,
+  page: Statement<[number, number, number, number], [number, number]>,
+  perSeries: number,
+  toMs: number,
+): [number, number] | undefined {
+  if (c.at < c.rows.length) return c.rows[c.at];
+  if (c.exhausted) return undefined;
+  c.rows = page.all(c.series.id, c.after + 1, toMs, perSeries);
+  c.at = 0;
+  const last = c.rows.at(-1);
+  if (last) c.after = last[0];
+  if (c.rows.length < perSeries) c.exhausted = true;
+  return c.rows[0];
+}
