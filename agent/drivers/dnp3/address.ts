@@ -7,7 +7,14 @@ import type { PointType } from "./objects.ts";
  */
 export type PointAddress = { type: PointType; index: number };
 
-const GROUPS: Record<number, PointType> = { 1: "binary", 2: "binary", 20: "counter", 22: "counter", 30: "analog", 32: "analog" };
+const GROUPS: Record<number, PointType> = {
+  1: "binary",
+  2: "binary",
+  20: "counter",
+  22: "counter",
+  30: "analog",
+  32: "analog",
+};
 const GRAMMAR = /^g(\d{1,3}):(\d{1,5})$/i;
 const MAX_INDEX = 65535;
 
@@ -20,8 +27,7 @@ export function parsePointAddress(
   const group = Number(match[1]);
   const index = Number(match[2]);
   const type = GROUPS[group];
-  if (type === undefined)
-    return { ok: false, error: `group ${group} is not read (use 1/2, 20/22 or 30/32)` };
+  if (type === undefined) return { ok: false, error: `group ${group} is not read (use 1/2, 20/22 or 30/32)` };
   if (index > MAX_INDEX) return { ok: false, error: `index ${index} is out of range 0–${MAX_INDEX}` };
   return { ok: true, point: { type, index } };
 }

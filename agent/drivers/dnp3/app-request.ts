@@ -22,12 +22,24 @@ export function buildReadClasses(seq: number, classes: readonly EventClass[]): U
 
 /** Confirms a response fragment, echoing its SEQ and UNS bit (§4.2.2.4.1.3, §4.3.2). */
 export function buildConfirm(seq: number, unsolicited: boolean): Uint8Array {
-  return Uint8Array.of(encodeControl({ fir: true, fin: true, con: false, uns: unsolicited, seq }), FUNC.CONFIRM);
+  return Uint8Array.of(
+    encodeControl({ fir: true, fin: true, con: false, uns: unsolicited, seq }),
+    FUNC.CONFIRM,
+  );
 }
 
 /** Writes IIN1.7 (g80v1 index 7) to 0, the master's acknowledgement of a restart (§4.2.2.7.2). */
 export function buildClearRestart(seq: number): Uint8Array {
-  return Uint8Array.of(requestControl(seq), FUNC.WRITE, 80, 1, Q_RANGE8, RESTART_IIN_INDEX, RESTART_IIN_INDEX, 0);
+  return Uint8Array.of(
+    requestControl(seq),
+    FUNC.WRITE,
+    80,
+    1,
+    Q_RANGE8,
+    RESTART_IIN_INDEX,
+    RESTART_IIN_INDEX,
+    0,
+  );
 }
 
 /** Writes the absolute time, g50v1: 48-bit milliseconds since 1970-01-01 UTC, little-endian. */

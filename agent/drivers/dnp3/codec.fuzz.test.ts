@@ -16,7 +16,8 @@ function prng(seed: number): () => number {
   };
 }
 
-const bytesOf = (rand: () => number, n: number) => Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
+const bytesOf = (rand: () => number, n: number) =>
+  Uint8Array.from({ length: n }, () => Math.floor(rand() * 256));
 
 describe("codec fed random bytes", () => {
   it("never throws, and keeps reading valid frames after garbage", () => {
@@ -45,7 +46,11 @@ describe("codec fed random bytes", () => {
 
   it("parses random and mutated APDUs without throwing", () => {
     const rand = prng(20);
-    const seeds = [RESPONSES.class1Soe, RESPONSES.mixedAnalogs, LINK_FRAMES.confirmedUserDataFromOutstation.userData];
+    const seeds = [
+      RESPONSES.class1Soe,
+      RESPONSES.mixedAnalogs,
+      LINK_FRAMES.confirmedUserDataFromOutstation.userData,
+    ];
     for (let round = 0; round < 5000; round++) {
       const base = seeds[round % seeds.length] ?? "";
       const apdu = rand() < 0.5 ? bytesOf(rand, Math.floor(rand() * 64)) : hex(base);

@@ -108,7 +108,9 @@ describe("link frame reader", () => {
 
   it("reads back-to-back frames from one chunk", () => {
     const reader = new LinkFrameReader();
-    const frames = reader.push(hex(`${LINK_FRAMES.resetLinksFromMaster} ${LINK_FRAMES.resetLinksFromMaster}`));
+    const frames = reader.push(
+      hex(`${LINK_FRAMES.resetLinksFromMaster} ${LINK_FRAMES.resetLinksFromMaster}`),
+    );
     expect(frames.map((f) => [f.func, f.destination, f.source])).toEqual([
       [PRIMARY.RESET_LINK_STATES, 1, 1024],
       [PRIMARY.RESET_LINK_STATES, 1, 1024],

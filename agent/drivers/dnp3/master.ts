@@ -98,7 +98,8 @@ export class Master {
       flight.done(new Error("master stopped"));
     }
     this.#due.clear();
-    for (const [task, waiters] of this.#waiters) for (const w of waiters) w(new Error(`${task}: master stopped`));
+    for (const [task, waiters] of this.#waiters)
+      for (const w of waiters) w(new Error(`${task}: master stopped`));
     this.#waiters.clear();
   }
 

@@ -20,7 +20,10 @@ const BINARY_STATE = 0x80;
 type Decoded = { value: number; flags: number };
 type Decoder = { size: number; type: PointType; event: boolean; decode: (v: DataView) => Decoded };
 
-const flagged = (read: (v: DataView) => number) => (v: DataView) => ({ flags: v.getUint8(0), value: read(v) });
+const flagged = (read: (v: DataView) => number) => (v: DataView) => ({
+  flags: v.getUint8(0),
+  value: read(v),
+});
 const unflagged = (read: (v: DataView) => number) => (v: DataView) => ({ flags: ONLINE, value: read(v) });
 const i32 = (at: number) => (v: DataView) => v.getInt32(at, true);
 const i16 = (at: number) => (v: DataView) => v.getInt16(at, true);

@@ -25,7 +25,8 @@ export class PointTable {
 
   /** Applies measurements in the order received, so the latest event of a point wins. */
   apply(measurements: readonly Measurement[]): void {
-    for (const m of measurements) this.#points.set(pointKey(m.type, m.index), { value: m.value, flags: m.flags });
+    for (const m of measurements)
+      this.#points.set(pointKey(m.type, m.index), { value: m.value, flags: m.flags });
   }
 
   clear(): void {
@@ -56,8 +57,10 @@ function flagProblem(
   type: PointType,
   flags: number,
 ): { quality: "comm_error" | "device_exception"; detail: string } | undefined {
-  if (flags & COMM_LOST) return { quality: "comm_error", detail: `outstation flags COMM_LOST (${describe(flags)})` };
-  if (!(flags & ONLINE)) return { quality: "device_exception", detail: `point is not ONLINE (${describe(flags)})` };
+  if (flags & COMM_LOST)
+    return { quality: "comm_error", detail: `outstation flags COMM_LOST (${describe(flags)})` };
+  if (!(flags & ONLINE))
+    return { quality: "device_exception", detail: `point is not ONLINE (${describe(flags)})` };
   if (type === "analog" && flags & (OVER_RANGE | REFERENCE_ERR))
     return { quality: "device_exception", detail: `analog out of range (${describe(flags)})` };
   return undefined;

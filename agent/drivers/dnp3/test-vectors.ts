@@ -180,6 +180,8 @@ export const RESPONSES = {
   g32v7: "E0 81 80 00 20 07 28 01 00 00 00 01 00 00 00 00 06 05 04 03 02 01",
   /** opendnp3 TestOutstationEventResponses.cpp "ReadClass1WithSOEWithTimeoutInBetween". */
   g2v1TwoEvents: "E1 81 80 00 02 01 28 02 00 00 00 81 00 00 01",
+  /** opendnp3 TestMaster.cpp "MasterWritesTimeAndInterval": a null response, no IIN bits. */
+  nullResponse: "C0 81 00 00",
   /** opendnp3 TestOutstation.cpp "BlankIntegrityPoll": empty response, IIN1 DEVICE_RESTART. */
   emptyWithRestart: "C0 81 80 00",
   /** stepfunc outstation/tests/read_states.rs EMPTY_RESPONSE_WITH_PENDING_EVENTS (IIN1 0x82). */

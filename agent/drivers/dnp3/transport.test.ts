@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hex, toHex, TRANSPORT } from "./test-vectors.ts";
+import { hex, TRANSPORT, toHex } from "./test-vectors.ts";
 import { MAX_SEGMENT_PAYLOAD, segmentApdu, TransportReassembler } from "./transport.ts";
 
 describe("transport function (IEEE 1815-2012 §8.2)", () => {
