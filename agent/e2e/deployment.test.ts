@@ -47,7 +47,7 @@ describe("deployment: configuration over MQTT, history, and the last applied con
     const opc = await addDevice({
       name: "Compressor OPC UA",
       protocol: "opc_ua",
-      host: "opc.tcp://10.0.0.9:4840",
+      host: "10.0.0.9",
     });
     const d = await p.deploy();
     const failed = await p.waitDeployment(d.id, "failed");
