@@ -240,6 +240,55 @@ describe("edge devices: protocol settings", () => {
     expect((await deploy()).devices[0]?.settings).toMatchObject({ username: "op", password: null });
   });
 
+  it("the deployment carries effective settings; its hash is stable while nothing changes", async () => {
+    const project = await t.project();
+    const asset = await t.asset(project);
+    const add = async (body: Record<string, unknown>) =>
+      (await t.request<Device>(`/api/edge/assets/${asset}/devices`, { token, body: { name: "d", ...body } }))
+        .body.id;
+    const dnp3 = await add({ protocol: "dnp3", host: "10.0.0.7", slave_id: 10 });
+    await createVariable(t, dnp3, { alias: "ai3", address: "g30:3", poll_interval_ms: 5000 });
+    await createVariable(t, dnp3, {
+      alias: "bi0",
+      address: "g1:0",
+      data_type: "bool",
+      poll_interval_ms: 2000,
+    });
+    await add({ protocol: "opc_ua", host: "10.0.0.5", settings: { username: "op", password: PASSWORD } });
+    await add({ protocol: "modbus_tcp", host: "10.0.0.8" });
+    const deploy = async () => {
+      const res = await t.request<{ id: string; config_hash: string }>(
+        `/api/edge/projects/${project}/deploy`,
+        {
+          method: "POST",
+          token,
+        },
+      );
+      const row = t.server.context.sqlite
+        .prepare("SELECT config FROM deployments WHERE id = ?")
+        .get(res.body.id) as {
+        config: string;
+      };
+      return {
+        hash: res.body.config_hash,
+        config: JSON.parse(row.config) as { devices: Record<string, unknown>[] },
+      };
+    };
+    const first = await deploy();
+    const byProtocol = (p: string) => first.config.devices.find((d) => d.protocol === p);
+    // The event poll left to the variables follows the shortest of their intervals.
+    expect(byProtocol("dnp3")).toMatchObject({
+      port: 20000,
+      slave_id: 10,
+      settings: { master_address: 1, integrity_poll_interval_ms: 3_600_000, event_poll_interval_ms: 2000 },
+    });
+    expect(byProtocol("opc_ua")).toMatchObject({ port: 4840, settings: { password: PASSWORD } });
+    // Modbus devices carry no settings key: their configuration is what it was before settings existed.
+    expect(byProtocol("modbus_tcp")).not.toHaveProperty("settings");
+    // The password is sealed with a fresh IV each time, but opened into the deployment: same hash.
+    expect((await deploy()).hash).toBe(first.hash);
+  });
+
   it("a protocol change re-validates settings and every variable's address (400, nothing written)", async () => {
     const id = (await post({ protocol: "s7", host: "10.0.0.6" })).body.id;
     await createVariable(t, id, { alias: "t1", data_type: "float32", address: "DB1,REAL0" });

@@ -8,9 +8,11 @@ import { s7SettingsSchema } from "../../../../shared/field/protocols/s7.ts";
  * OpenAPI components of the device `settings` extension, one per protocol, built from the shared
  * definitions (shared/field/protocols/). Validation is by protocol (createDeviceRequest), not by
  * trying each shape in turn: a union would reject `{rack: 9}` without naming settings.rack.
+ * Each is cloned first: zod-openapi equips the schemas built after it loads, and the shared ones
+ * may have been built before (when the agent's modules load first, as in the end-to-end tests).
  */
 
-const opcUa = opcUaSettingsSchema.openapi("OpcUaSettings", {
+const opcUa = opcUaSettingsSchema.clone().openapi("OpcUaSettings", {
   description: "protocol opc_ua (port defaults to 4840)",
   example: {
     security_mode: "SignAndEncrypt",
@@ -21,15 +23,15 @@ const opcUa = opcUaSettingsSchema.openapi("OpcUaSettings", {
     trust_on_first_use: false,
   },
 });
-const s7 = s7SettingsSchema.openapi("S7Settings", {
+const s7 = s7SettingsSchema.clone().openapi("S7Settings", {
   description: "protocol s7 (port defaults to 102)",
   example: { rack: 0, slot: 1 },
 });
-const dnp3 = dnp3SettingsSchema.openapi("Dnp3Settings", {
+const dnp3 = dnp3SettingsSchema.clone().openapi("Dnp3Settings", {
   description: "protocol dnp3 (port defaults to 20000; slave_id is the outstation address, 0–65519)",
   example: { master_address: 1, integrity_poll_interval_ms: 3_600_000, event_poll_interval_ms: 5000 },
 });
-const modbus = modbusSettingsSchema.openapi("ModbusSettings", {
+const modbus = modbusSettingsSchema.clone().openapi("ModbusSettings", {
   description: "protocols modbus_tcp and modbus_rtu: none (slave_id and the variables' register_* fields)",
 });
 
