@@ -47,11 +47,18 @@ describe("deployment: configuration over MQTT, history, and the last applied con
     const opc = await addDevice({
       name: "Compressor OPC UA",
       protocol: "opc_ua",
-      host: "opc.tcp://10.0.0.9:4840",
+      host: "10.0.0.9",
     });
+    // The API lets a variable wait for its address; the agent cannot poll it and says which and why.
+    const tag = await p.t.request(`/api/edge/devices/${opc}/variables`, {
+      token,
+      body: { alias: "discharge_pressure", data_type: "float" },
+    });
+    expect(tag.status).toBe(201);
     const d = await p.deploy();
     const failed = await p.waitDeployment(d.id, "failed");
     expect(failed.error).toContain("protocol opc_ua is not supported by this agent version");
+    expect(failed.error).toContain('variable "discharge_pressure": address: required for opc_ua');
     expect(agent.status().config?.version).toBe(1);
     await polling();
     await removeDevice(opc);

@@ -1,11 +1,18 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { dataTypeSchema, protocolSchema, registerKindSchema, wordOrderSchema } from "../field/data-types.ts";
+import { DNP3_ADDRESS_MAX } from "../field/protocols/dnp3.ts";
 import { canonicalize } from "../jcs.ts";
 
 /**
  * The runtime configuration a deployment sends to an agent (retained on the config topic).
  * Built by the server from the project's devices, variables and enabled alert rules.
+ *
+ * This schema is the structure every protocol shares. What each protocol demands of it (its
+ * `settings`, the grammar of `address`, `register_address` for Modbus, the range of `slave_id`)
+ * is defined once in shared/field/protocol-config.ts and checked by the agent before it applies
+ * a deployment (agent/runtime/validate-config.ts), so that a refusal names the device, the
+ * variable and the field rather than a position in this document.
  */
 export const agentVariableSchema = z.object({
   id: z.uuid(),
@@ -28,7 +35,13 @@ export const agentDeviceSchema = z.object({
   protocol: protocolSchema,
   host: z.string().nullable(),
   port: z.number().int().min(1).max(65535).nullable(),
-  slave_id: z.number().int().min(0).max(255).nullable(),
+  /** Modbus unit identifier (0–255) or DNP3 outstation address (0–65519). */
+  slave_id: z.number().int().min(0).max(DNP3_ADDRESS_MAX).nullable(),
+  /**
+   * Effective protocol settings (OPC UA, S7, DNP3), defaults applied; absent for Modbus. The OPC UA
+   * password travels here and nowhere else.
+   */
+  settings: z.record(z.string(), z.unknown()).optional(),
   variables: z.array(agentVariableSchema),
 });
 

@@ -1,4 +1,4 @@
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { DATA_TYPES } from "../../../shared/field/data-types.ts";
 import { createdAt, flag, id, instant } from "./columns.ts";
 
@@ -47,6 +47,10 @@ export const devices = sqliteTable(
     port: integer("port"),
     slaveId: integer("slave_id"),
     enabled: flag("enabled").notNull().default(true),
+    /** Protocol settings with their defaults applied (shared/field/protocol-config.ts); null for Modbus. */
+    settings: text("settings", { mode: "json" }),
+    /** The OPC UA password, AES-256-GCM (write-only: never in a response, an audit entry or a log). */
+    settingsPasswordEncrypted: blob("settings_password_encrypted", { mode: "buffer" }),
     createdAt: createdAt(),
     updatedAt: instant("updated_at").notNull(),
   },

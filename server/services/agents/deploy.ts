@@ -6,6 +6,7 @@ import { alertRules, assets, deployments, devices, projects, variables } from ".
 import { notFound } from "../../http/errors.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { toAgentDevice } from "./agent-device-config.ts";
 
 export type DeploymentDto = {
   id: string;
@@ -75,30 +76,13 @@ export function buildAgentConfig(ctx: ServiceContext, projectId: string): AgentR
     .all();
   return {
     project_id: projectId,
-    devices: deviceRows.map((d) => ({
-      id: d.id,
-      asset_id: d.assetId,
-      name: d.name,
-      protocol: d.protocol,
-      host: d.host,
-      port: d.port,
-      slave_id: d.slaveId,
-      variables: variableRows
-        .filter((v) => v.deviceId === d.id)
-        .map((v) => ({
-          id: v.id,
-          alias: v.alias,
-          data_type: v.dataType,
-          register_address: v.registerAddress,
-          register_kind: v.registerKind,
-          word_order: v.wordOrder,
-          scale_factor: v.scaleFactor,
-          unit: v.unit,
-          address: v.address,
-          poll_interval_ms: v.pollIntervalMs,
-          deadband: v.deadband,
-        })),
-    })),
+    devices: deviceRows.map((d) =>
+      toAgentDevice(
+        ctx.keys,
+        d,
+        variableRows.filter((v) => v.deviceId === d.id),
+      ),
+    ),
     alert_rules: rules.map((r) => ({
       id: r.id,
       name: r.name,

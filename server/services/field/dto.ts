@@ -1,5 +1,6 @@
 import type { assets, devices, projects, variables } from "../../db/schema/index.ts";
 import { type AgentHealthReport, parseHealthReport } from "../agents/health-report.ts";
+import { storedSettings } from "./devices/device-settings.ts";
 
 type ProjectRow = typeof projects.$inferSelect;
 type AssetRow = typeof assets.$inferSelect;
@@ -39,6 +40,8 @@ export type DeviceDto = {
   port: number | null;
   slave_id: number | null;
   enabled: boolean;
+  /** Effective protocol settings; the OPC UA password never appears, only password_set. */
+  settings: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 };
@@ -102,9 +105,18 @@ export function toDeviceDto(row: DeviceRow): DeviceDto {
     port: row.port,
     slave_id: row.slaveId,
     enabled: row.enabled,
+    settings: deviceSettingsView(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
+}
+
+/** What responses and audit entries show of a device's settings: never the password itself. */
+function deviceSettingsView(row: DeviceRow): Record<string, unknown> {
+  const settings = storedSettings(row.protocol, row.settings);
+  if (row.protocol !== "opc_ua") return settings;
+  const { password: _never, ...rest } = settings;
+  return { ...rest, password_set: row.settingsPasswordEncrypted !== null };
 }
 
 export function toVariableDto(row: VariableRow): VariableDto {

@@ -28,6 +28,8 @@ export type DeviceInput = {
   port?: number | null | undefined;
   slave_id?: number | null | undefined;
   enabled?: boolean | undefined;
+  /** Checked by the route against the protocol (shared/field/protocol-config.ts). */
+  settings?: Record<string, unknown> | null | undefined;
 };
 
 export type VariableInput = {

@@ -35,7 +35,12 @@ export function visibleDevice(db: DbOrTx, auth: AuthContext, id: string) {
 
 export function visibleVariable(db: DbOrTx, auth: AuthContext, id: string) {
   const found = db
-    .select({ variable: variables, assetId: devices.assetId, projectId: assets.projectId })
+    .select({
+      variable: variables,
+      assetId: devices.assetId,
+      protocol: devices.protocol,
+      projectId: assets.projectId,
+    })
     .from(variables)
     .innerJoin(devices, eq(devices.id, variables.deviceId))
     .innerJoin(assets, eq(assets.id, devices.assetId))

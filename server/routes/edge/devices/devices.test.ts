@@ -12,6 +12,7 @@ type Device = {
   port: number | null;
   slave_id: number | null;
   enabled: boolean;
+  settings: Record<string, unknown>;
   created_at: string;
   updated_at: string;
 };
@@ -44,6 +45,7 @@ describe("edge devices: CRUD", () => {
       port: null,
       slave_id: null,
       enabled: true,
+      settings: {},
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
@@ -85,13 +87,13 @@ describe("edge devices: CRUD", () => {
   it("GET /assets/{id}/devices lists the asset's devices only", async () => {
     const other = await t.asset(projectId, "station");
     const a = await createDevice(t, other);
-    const b = await createDevice(t, other, { protocol: "opc_ua", host: "opc.tcp://10.0.0.5:4840" });
+    const b = await createDevice(t, other, { protocol: "opc_ua", host: "10.0.0.5" });
     const res = await t.request<Device[]>(`/api/edge/assets/${other}/devices`, { token });
     expect(res.status).toBe(200);
     expect(res.body.map((d) => d.id).sort()).toEqual([a, b].sort());
   });
 
-  it("PUT replaces: omitted fields go back to null and enabled to true (200)", async () => {
+  it("PUT replaces: omitted fields go back to null (the port to the protocol's), enabled to true (200)", async () => {
     const id = await createDevice(t, assetId, {
       host: "10.0.0.1",
       port: 502,
@@ -110,9 +112,10 @@ describe("edge devices: CRUD", () => {
       name: "PLC-renamed",
       protocol: "s7",
       host: null,
-      port: null,
+      port: 102,
       slave_id: null,
       enabled: true,
+      settings: { rack: 0, slot: 1 },
     });
     expect((await t.request<Device>(`/api/edge/devices/${id}`, { token })).body).toEqual(res.body);
   });

@@ -1,14 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { PROTOCOLS } from "../../../../shared/field/data-types.ts";
+import { deviceProblems, parseDeviceSettings } from "../../../../shared/field/protocol-config.ts";
+import { DNP3_ADDRESS_MAX } from "../../../../shared/field/protocols/dnp3.ts";
 import { uuidParam } from "../../../http/openapi.ts";
 import { nameField } from "../field-schema.ts";
+import { settingsRequestField, settingsResponseField } from "./settings-schema.ts";
 
 export const protocolSchema = z.enum(PROTOCOLS).openapi({ example: "modbus_tcp" });
-
-/** DNP3 (IEEE 1815-2012 §8.2.5.4): addresses 0xFFF0..0xFFFF are reserved for broadcast. */
-const DNP3_ADDRESS_MAX = 0xffef;
-/** Modbus Application Protocol V1.1b3 §4.4 / MBAP: the unit identifier is one byte. */
-const MODBUS_UNIT_MAX = 255;
 
 export const createDeviceRequest = z
   .object({
@@ -21,11 +19,14 @@ export const createDeviceRequest = z
       .max(255, "must be at most 255 characters")
       // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
       .regex(/^[^\s\x00-\x1f\x7f]+$/, "must not contain whitespace or control characters")
+      // The agent builds each protocol's URL itself (OPC UA: opc.tcp://host:port + settings.endpoint_path).
+      .refine((v) => !v.includes("://"), "must be a host name or address, not a URL")
       .nullable()
       .optional()
       .openapi({
         description:
-          "IP address or host name (OPC UA: an opc.tcp:// endpoint URL; Modbus RTU: the serial port, e.g. /dev/ttyUSB0 or COM3)",
+          "Host name or IP address, not a URL (OPC UA: the path goes in settings.endpoint_path; " +
+          "Modbus RTU: the serial port, e.g. /dev/ttyUSB0 or COM3)",
         example: "10.20.0.15",
       }),
     port: z
@@ -35,7 +36,11 @@ export const createDeviceRequest = z
       .max(65535, "must be between 1 and 65535")
       .nullable()
       .optional()
-      .openapi({ example: 502 }),
+      .openapi({
+        description:
+          "Omitted or null: the protocol's port (OPC UA 4840, S7 102, DNP3 20000; Modbus none: 502 at the agent)",
+        example: 502,
+      }),
     slave_id: z
       .number()
       .int("must be an integer")
@@ -48,16 +53,16 @@ export const createDeviceRequest = z
         example: 1,
       }),
     enabled: z.boolean().optional().openapi({ default: true }),
+    settings: settingsRequestField,
   })
   .superRefine((v, issue) => {
-    const isModbus = v.protocol === "modbus_tcp" || v.protocol === "modbus_rtu";
-    if (isModbus && typeof v.slave_id === "number" && v.slave_id > MODBUS_UNIT_MAX) {
-      issue.addIssue({
-        code: "custom",
-        path: ["slave_id"],
-        message: `must be between 0 and ${MODBUS_UNIT_MAX} for Modbus`,
-      });
-    }
+    // One definition of each protocol's rules (shared/field/protocol-config.ts), as the agent applies them.
+    const settings = parseDeviceSettings(v.protocol, v.settings);
+    const problems = settings.ok
+      ? deviceProblems(v.protocol, { slave_id: v.slave_id ?? null, settings: settings.settings })
+      : settings.problems;
+    for (const p of problems)
+      issue.addIssue({ code: "custom", path: p.field.split("."), message: p.message });
   })
   .openapi("CreateDeviceRequest", {
     description: "Create body; PUT takes the same body and replaces (omitted fields reset to defaults).",
@@ -73,6 +78,7 @@ export const deviceSchema = z
     port: z.number().int().nullable(),
     slave_id: z.number().int().nullable(),
     enabled: z.boolean(),
+    settings: settingsResponseField,
     created_at: z.iso.datetime(),
     updated_at: z.iso.datetime(),
   })

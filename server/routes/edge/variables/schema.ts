@@ -1,10 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import {
-  DATA_TYPES,
-  REGISTER_KINDS,
-  registerWidth,
-  WORD_ORDERS,
-} from "../../../../shared/field/data-types.ts";
+import { DATA_TYPES, REGISTER_KINDS, WORD_ORDERS } from "../../../../shared/field/data-types.ts";
 import { uuidParam } from "../../../http/openapi.ts";
 import { nameField, optionalTextField } from "../field-schema.ts";
 
@@ -12,7 +7,10 @@ export const POLL_INTERVAL_MIN_MS = 100;
 export const POLL_INTERVAL_MAX_MS = 86_400_000;
 
 export const dataTypeSchema = z.enum(DATA_TYPES).openapi({
-  description: "float and int keep the spec's meaning (read as float32 and int16 from registers)",
+  description:
+    "float and int keep the spec's meaning (read as float32 and int16 from registers). On S7 it follows " +
+    "the address: BOOL (X, M10.0) bool; BYTE and WORD uint16; INT int16 or int; DINT int32; DWORD uint32; " +
+    "REAL float32 or float; STRING string (otherwise a 400 naming data_type).",
   example: "float",
 });
 export const registerKindSchema = z.enum(REGISTER_KINDS).openapi({
@@ -33,7 +31,11 @@ export const createVariableRequest = z
       .max(65535, "must be between 0 and 65535")
       .nullable()
       .optional()
-      .openapi({ description: "Modbus PDU address, zero-based (Modbus Application Protocol §4.4)" }),
+      .openapi({
+        description:
+          "Modbus PDU address, zero-based (Modbus Application Protocol §4.4). Optional here; a Modbus " +
+          "variable needs it to be deployed. Other protocols use `address`.",
+      }),
     unit: optionalTextField(32).openapi({ example: "psi" }),
     scale_factor: z
       .number()
@@ -44,9 +46,18 @@ export const createVariableRequest = z
     enabled: z.boolean().optional().openapi({ default: true }),
     address: optionalTextField(256).openapi({
       description:
-        "Non-Modbus address: OPC UA NodeId (ns=2;s=Pump1.Speed), S7 (DB1,REAL4), DNP3 point (g30v5:3)",
+        "Where OPC UA, S7 and DNP3 devices read the variable; its grammar follows the device's protocol " +
+        "(a 400 naming address otherwise; Modbus uses register_address). " +
+        "OPC UA: a NodeId, ns=<index>;i=<uint32>|s=<string>|g=<guid>|b=<base64> (ns=2;s=Well1.Pressure, ns=3;i=1001). " +
+        "S7 (nodes7 syntax): DB<n>,<type><byte>[.<bit or length>] or <M|I|Q>[B|W|D|R]<byte>[.<bit>] " +
+        "(DB1,REAL0, DB1,INT4, DB1,DINT8, DB1,X12.0, DB1,BYTE14, DB1,S20.10, M10.0, MW20, I0.1, Q0.0). " +
+        "DNP3: g<group>:<index> with group 1 (binary input), 20 (counter) or 30 (analog input) (g30:3, g1:0, g20:2). " +
+        "Optional here; the device needs it to be deployed.",
+      example: "ns=2;s=Well1.Pressure",
     }),
-    register_kind: registerKindSchema.optional().openapi({ default: "holding" }),
+    register_kind: registerKindSchema
+      .optional()
+      .openapi({ description: "Modbus only: coil and discrete hold bool", default: "holding" }),
     word_order: wordOrderSchema.optional().openapi({ default: "ABCD" }),
     poll_interval_ms: z
       .number()
@@ -61,30 +72,11 @@ export const createVariableRequest = z
       .optional()
       .openapi({ description: "report-by-exception threshold in engineering units", default: 0 }),
   })
-  .superRefine((v, issue) => {
-    // Coils and discrete inputs are single bits (Modbus FC 1 and 2): only bool can hold them.
-    const kind = v.register_kind ?? "holding";
-    if ((kind === "coil" || kind === "discrete") && v.data_type !== "bool") {
-      issue.addIssue({
-        code: "custom",
-        path: ["register_kind"],
-        message: `${kind} holds a single bit: data_type must be bool`,
-      });
-    }
-    // A multi-register value must fit below the end of the 16-bit address space.
-    if (typeof v.register_address === "number") {
-      const last = v.register_address + registerWidth(v.data_type) - 1;
-      if (last > 65535) {
-        issue.addIssue({
-          code: "custom",
-          path: ["register_address"],
-          message: `a ${v.data_type} at ${v.register_address} would run past register 65535`,
-        });
-      }
-    }
-  })
   .openapi("CreateVariableRequest", {
-    description: "Create body; PUT takes the same body and replaces (omitted fields reset to defaults).",
+    description:
+      "Create body; PUT takes the same body and replaces (omitted fields reset to defaults). The rules " +
+      "that depend on the device's protocol (address grammar, S7 data types, Modbus register kinds and " +
+      "ranges) are checked against the device: a 400 naming the field.",
   });
 
 export const variableSchema = z

@@ -2,19 +2,23 @@ import { randomUUID } from "node:crypto";
 import { devices } from "../../../db/schema/index.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
-import type { ServiceContext } from "../../context.ts";
+import type { Keys, ServiceContext } from "../../context.ts";
 import { type DeviceDto, toDeviceDto } from "../dto.ts";
 import type { DeviceInput } from "../inputs.ts";
 import { visibleAsset } from "../lookup.ts";
+import { settingsColumns } from "./device-settings.ts";
 
-export function deviceColumns(input: DeviceInput) {
+type DeviceRow = typeof devices.$inferSelect;
+
+/** `current`: the row being replaced (its stored OPC UA password is kept unless the body says otherwise). */
+export function deviceColumns(keys: Keys, id: string, input: DeviceInput, current: DeviceRow | null = null) {
   return {
     name: input.name.trim(),
     protocol: input.protocol,
     host: input.host?.trim() || null,
-    port: input.port ?? null,
     slaveId: input.slave_id ?? null,
     enabled: input.enabled ?? true,
+    ...settingsColumns(keys, id, input, current),
   };
 }
 
@@ -29,9 +33,10 @@ export function createDevice(
   const id = randomUUID();
   return ctx.db.transaction((tx) => {
     const asset = visibleAsset(tx, auth, assetId);
+    const columns = deviceColumns(ctx.keys, id, input);
     const row = tx
       .insert(devices)
-      .values({ id, assetId: asset.id, ...deviceColumns(input), createdAt: now, updatedAt: now })
+      .values({ id, assetId: asset.id, ...columns, createdAt: now, updatedAt: now })
       .returning()
       .get();
     const dto = toDeviceDto(row);

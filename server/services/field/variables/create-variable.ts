@@ -6,7 +6,7 @@ import type { ServiceContext } from "../../context.ts";
 import { toVariableDto, type VariableDto } from "../dto.ts";
 import type { VariableInput } from "../inputs.ts";
 import { visibleDevice } from "../lookup.ts";
-import { assertAliasFree, variableColumns } from "./variable-columns.ts";
+import { assertAddressing, assertAliasFree, variableColumns } from "./variable-columns.ts";
 
 /** 404 when the device is unknown or outside the caller's projects; 409 when the alias is taken. */
 export function createVariable(
@@ -20,6 +20,7 @@ export function createVariable(
   const id = randomUUID();
   return ctx.db.transaction((tx) => {
     const { device, projectId } = visibleDevice(tx, auth, deviceId);
+    assertAddressing(device.protocol, columns);
     assertAliasFree(tx, device.id, columns.alias);
     const row = tx
       .insert(variables)

@@ -7,7 +7,7 @@ import type { ServiceContext } from "../../context.ts";
 import { toVariableDto, type VariableDto } from "../dto.ts";
 import type { VariableInput } from "../inputs.ts";
 import { visibleVariable } from "../lookup.ts";
-import { assertAliasFree, variableColumns } from "./variable-columns.ts";
+import { assertAddressing, assertAliasFree, variableColumns } from "./variable-columns.ts";
 
 /** PUT semantics: the body replaces every writable field; omitted extensions reset to their defaults. */
 export function replaceVariable(
@@ -20,6 +20,7 @@ export function replaceVariable(
   const now = ctx.clock.now();
   return ctx.db.transaction((tx) => {
     const current = visibleVariable(tx, auth, id);
+    assertAddressing(current.protocol, columns);
     assertAliasFree(tx, current.variable.deviceId, columns.alias, id);
     const row = tx
       .update(variables)

@@ -1,6 +1,8 @@
 import { and, eq, ne } from "drizzle-orm";
+import type { Protocol } from "../../../../shared/field/data-types.ts";
+import { describeProblems, variableProblems } from "../../../../shared/field/protocol-config.ts";
 import { devices, variables } from "../../../db/schema/index.ts";
-import { AppError } from "../../../http/errors.ts";
+import { AppError, badRequest } from "../../../http/errors.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 import { optionalText, type VariableInput } from "../inputs.ts";
 
@@ -18,6 +20,24 @@ export function variableColumns(input: VariableInput) {
     pollIntervalMs: input.poll_interval_ms ?? 1000,
     deadband: input.deadband ?? 0,
   };
+}
+
+/**
+ * The variable's addressing under its device's protocol (shared/field/protocol-config.ts): a 400
+ * naming the field. An address may be left for later (spec §2), but never be wrong.
+ */
+export function assertAddressing(protocol: Protocol, columns: ReturnType<typeof variableColumns>): void {
+  const problems = variableProblems(
+    protocol,
+    {
+      data_type: columns.dataType,
+      address: columns.address,
+      register_address: columns.registerAddress,
+      register_kind: columns.registerKind,
+    },
+    { requireAddress: false },
+  );
+  if (problems.length > 0) throw badRequest(describeProblems(problems));
 }
 
 /**
