@@ -15,6 +15,10 @@ import { Supervisor } from "./start/supervisor.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const envPath = process.env.CAUDAL_ENV_FILE ?? resolve(root, ".env");
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// Once the terminal is closed (SIGHUP) writes to it fail with EIO: that must not crash this
+// process, whose exit would kill the programs before they have stopped in order.
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
 
 const envFile = ensureEnvFile(envPath);
 if (envFile.created) say(`== wrote ${envPath} with fresh secrets (mode 0600)`);
