@@ -4,7 +4,8 @@ import { loadServerConfig, type ServerConfig } from "../server/config.ts";
 import { provisionDemo } from "./demo/provision.ts";
 import { banner, probeBaseUrl, publicBaseUrl } from "./start/banner.ts";
 import { demoBanner } from "./start/demo-banner.ts";
-import { ensureEnvFile, mergeEnv } from "./start/env-file.ts";
+import { mergeEnv, readEnvFile, writeEnvFile } from "./start/env-file.ts";
+import { caudalAnswers, firstTakenPort, type PortNeed, portTakenLine } from "./start/port-check.ts";
 import { requiresSetup, waitForHealth, waitForPort, waitForTelemetry } from "./start/readiness.ts";
 import { loadStartConfig, type StartConfig } from "./start/start-config.ts";
 import { Supervisor } from "./start/supervisor.ts";
@@ -20,9 +21,9 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 process.stdout.on("error", () => {});
 process.stderr.on("error", () => {});
 
-const envFile = ensureEnvFile(envPath);
-if (envFile.created) say(`== wrote ${envPath} with fresh secrets (mode 0600)`);
-for (const warning of envFile.warnings) say(`== warning: ${warning}`);
+// Nothing is written before the configuration is valid and every port is free: a second
+// `npm start`, or one beside another program on a port, must leave everything as it was.
+const envFile = readEnvFile(envPath);
 const env = mergeEnv(envFile.values, process.env);
 
 let config: ServerConfig;
@@ -36,6 +37,29 @@ try {
   process.stderr.write(`npm start: ${err.message}\n(fix ${envPath} or the shell environment)\n`);
   process.exit(1);
 }
+
+const portNeeds: PortNeed[] = [
+  { variable: "PORT", host: config.HOST, port: config.PORT },
+  { variable: "MQTT_PORT", host: config.HOST, port: config.MQTT_PORT },
+  ...(start.CAUDAL_DEMO
+    ? [
+        { variable: "SIM_PORT", host: "127.0.0.1", port: start.SIM_PORT },
+        { variable: "AGENT_LOCAL_API_PORT", host: "127.0.0.1", port: start.AGENT_LOCAL_API_PORT },
+      ]
+    : []),
+];
+const taken = await firstTakenPort(portNeeds);
+if (taken) {
+  const caudal = taken.variable === "PORT" && (await caudalAnswers(probeBaseUrl(config)));
+  process.stderr.write(`${portTakenLine(taken, caudal, publicBaseUrl(config))}\n`);
+  process.exit(1);
+}
+
+if (envFile.pending !== undefined) {
+  if (writeEnvFile(envPath, envFile.pending).created)
+    say(`== wrote ${envPath} with fresh secrets (mode 0600)`);
+}
+for (const warning of envFile.warnings) say(`== warning: ${warning}`);
 
 /** The agent and the simulator need none of the server's secrets. */
 const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...childEnv } = env;
