@@ -64,9 +64,14 @@ for (const warning of envFile.warnings) say(`== warning: ${warning}`);
 /** The agent and the simulator need none of the server's secrets. */
 const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...childEnv } = env;
 
+// The console is for people: the server tells alarms, deployments and agents coming and going in
+// short lines, and its per-request lines go to a file. Either can be set otherwise in .env.
+const requestLogFile = resolve(root, config.DATA_DIR, "logs", "requests.log");
+const serverEnv = { LOG_FORMAT: "text", REQUEST_LOG_FILE: requestLogFile, ...env };
+
 const supervisor = new Supervisor(say);
 const abort = new AbortController();
-supervisor.start(program("server", "server/main.ts", env));
+supervisor.start(program("server", "server/main.ts", serverEnv));
 
 // The programs run in their own process groups (supervisor.ts): a closed terminal (SIGHUP) must
 // stop them too, and so must this process ending any other way.
@@ -99,7 +104,7 @@ async function bringUp(): Promise<void> {
     return;
   }
   if (!start.CAUDAL_DEMO) {
-    say(banner(base, await requiresSetup(probe), envPath));
+    say(banner(base, await requiresSetup(probe), envPath, requestLogFile));
     return;
   }
 
@@ -120,7 +125,7 @@ async function bringUp(): Promise<void> {
     say(
       "== The server runs alone. For the demo, use an empty data directory: DATA_DIR=./data-demo npm start",
     );
-    say(banner(base, await requiresSetup(probe), envPath));
+    say(banner(base, await requiresSetup(probe), envPath, requestLogFile));
     return;
   }
   const { setup } = result;
@@ -147,6 +152,7 @@ async function bringUp(): Promise<void> {
       simPort: start.SIM_PORT,
       agentLocalApiPort: start.AGENT_LOCAL_API_PORT,
       envFile: envPath,
+      requestLogFile,
       nodePath: process.execPath,
       setup,
     }),

@@ -8,6 +8,7 @@ import { notFoundHandler, onError } from "./http/on-error.ts";
 import { openApiDocumentOnce } from "./http/openapi-document.ts";
 import { requestLog } from "./http/request-log.ts";
 import { validationHook } from "./http/validation.ts";
+import type { Logger } from "./logger.ts";
 import { adminRoutes } from "./routes/admin/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { alarmRoutes } from "./routes/alarms/index.ts";
@@ -43,6 +44,8 @@ export type AppDeps = {
   broker?: MqttBroker;
   /** GET /health: override the database probe (tests) and add the MQTT broker once it runs. */
   health?: HealthProbes;
+  /** Where the per-request lines go (REQUEST_LOG_FILE); by default the server's logger. */
+  requestLogger?: Logger;
 };
 
 /** Builds the HTTP application. No I/O happens here beyond what `deps` already opened. */
@@ -50,7 +53,7 @@ export function createApp(deps: AppDeps) {
   const { ctx } = deps;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", versionHeaders);
-  app.use("*", requestLog(ctx.logger));
+  app.use("*", requestLog(deps.requestLogger ?? ctx.logger));
   app.use("*", httpMetrics(ctx.metrics));
   app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));
   app.use("/api/auth/*", requestBodyLimit(AUTH_BODY_MAX_BYTES));

@@ -12,7 +12,7 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
 const server = new CaudalServer({ config, logger });
 
 let stopping = false;
