@@ -171,7 +171,8 @@ describe("npm start (scripts/start.ts)", () => {
     const wellId = printedId(out, /well\s+Well DF-1\s+([0-9a-f-]{36})/);
     const tankId = printedId(out, /tank\s+Tank TK-1\s+([0-9a-f-]{36})/);
     expect(projectId).toBe(agentConfig.project_id);
-    for (const path of ["/docs", "/docs/openapi.yaml", "/health", "/metrics"]) expect(out).toContain(`${base}${path}`);
+    for (const path of ["/docs", "/docs/openapi.yaml", "/health", "/metrics"])
+      expect(out).toContain(`${base}${path}`);
     expect(out).toContain(`http://127.0.0.1:${ports.agent}/status`);
     expect(out).toContain(`password  ${credentials.password}`);
     expect(out).toContain(`${base}/api/telemetry/${wellId}`);
