@@ -119,7 +119,7 @@ export class CaudalAgent {
       onLog: (level, message) => this.#log(level, "sync", message),
     });
     this.#sync.start();
-    this.#api = new LocalApi(this, this.config.local_api_port);
+    this.#api = new LocalApi(this, this.config.local_api_host, this.config.local_api_port);
     await this.#api.start();
     this.#timers.push(setInterval(() => this.#heartbeat(), this.#o.heartbeatMs));
     this.#timers.push(setInterval(() => this.#forwardLogs(), 5_000));

@@ -3,16 +3,19 @@ import type { AddressInfo } from "node:net";
 import type { CaudalAgent } from "./agent.ts";
 
 /**
- * A small read-only HTTP API on the site network, so an operator sees what the agent is doing
- * with the WAN down: /health, /status, /alarms, /metrics.
+ * A small read-only HTTP API, so an operator sees what the agent is doing with the WAN down:
+ * /health, /status, /alarms, /metrics. It has no authentication: it listens on `host` (the file
+ * config's local_api_host, loopback by default).
  */
 export class LocalApi {
   readonly #agent: CaudalAgent;
+  readonly #host: string;
   readonly #port: number;
   #server: Server | undefined;
 
-  constructor(agent: CaudalAgent, port: number) {
+  constructor(agent: CaudalAgent, host: string, port: number) {
     this.#agent = agent;
+    this.#host = host;
     this.#port = port;
   }
 
@@ -41,7 +44,7 @@ export class LocalApi {
     this.#server = server;
     return new Promise((resolve, reject) => {
       server.once("error", reject);
-      server.listen(this.#port, () => resolve());
+      server.listen(this.#port, this.#host, () => resolve());
     });
   }
 

@@ -37,8 +37,9 @@ async function shutdown(signal: string): Promise<void> {
   await agent.stop();
   process.exit(0);
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+// A closed terminal (SIGHUP) stops the agent like Ctrl-C: it says offline and closes its store.
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
+  process.on(signal, () => void shutdown(signal));
 
 try {
   await agent.start();

@@ -1,11 +1,13 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import mqtt from "mqtt";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { z } from "zod";
+import { ensureEnvFile } from "./start/env-file.ts";
 import {
   childPids,
   freePorts,
@@ -17,6 +19,33 @@ import {
 } from "./start/start-fixture.ts";
 
 const BANNER_DONE = "Press Ctrl-C to stop.";
+const PORT_VARIABLE = {
+  http: "PORT",
+  mqtt: "MQTT_PORT",
+  sim: "SIM_PORT",
+  agent: "AGENT_LOCAL_API_PORT",
+} as const;
+
+/** Every file under `dir` with its size, mtime and content hash. */
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    const hash = stat.isFile() ? createHash("sha256").update(readFileSync(path)).digest("hex") : "dir";
+    files[name] = `${stat.mtimeMs} ${stat.mode.toString(8)} ${hash}`;
+  }
+  return files;
+}
+
+/** A plain TCP listener on 127.0.0.1:port, as any other program might hold it. */
+function holdPort(port: number): Promise<Server> {
+  const server = createServer((socket) => socket.destroy());
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}
 const demoLogin = z.object({ email: z.string(), password: z.string() });
 const agentFile = z.object({ project_id: z.uuid(), agent_token: z.string(), mqtt_url: z.string() });
 
@@ -142,7 +171,8 @@ describe("npm start (scripts/start.ts)", () => {
     const wellId = printedId(out, /well\s+Well DF-1\s+([0-9a-f-]{36})/);
     const tankId = printedId(out, /tank\s+Tank TK-1\s+([0-9a-f-]{36})/);
     expect(projectId).toBe(agentConfig.project_id);
-    for (const path of ["/api", "/docs", "/health", "/metrics"]) expect(out).toContain(`${base}${path}`);
+    for (const path of ["/docs", "/docs/openapi.yaml", "/health", "/metrics"])
+      expect(out).toContain(`${base}${path}`);
     expect(out).toContain(`http://127.0.0.1:${ports.agent}/status`);
     expect(out).toContain(`password  ${credentials.password}`);
     expect(out).toContain(`${base}/api/telemetry/${wellId}`);
@@ -279,23 +309,44 @@ describe("npm start (scripts/start.ts)", () => {
     await stopAndCheck(running, "SIGTERM", [ports.http, ports.mqtt]);
   }, 60_000);
 
-  it("exits non-zero when the server cannot start (port taken)", async () => {
-    const blocker = createServer();
-    const port = await new Promise<number>((resolve) =>
-      blocker.listen(0, "127.0.0.1", () => {
-        const address = blocker.address();
-        resolve(typeof address === "object" && address ? address.port : 0);
-      }),
-    );
+  for (const taken of ["http", "mqtt", "sim", "agent"] as const) {
+    it(`with the ${taken} port taken by another program, says so in one line, exits non-zero and touches nothing`, async () => {
+      // A previous run's files: none of them may change.
+      ensureEnvFile(join(dir, ".env"));
+      mkdirSync(join(dir, "data", "agent"), { recursive: true });
+      writeFileSync(join(dir, "data", "demo.json"), '{"email":"demo@example.com","password":"x"}');
+      writeFileSync(join(dir, "data", "agent", "agent.json"), '{"version":1}');
+      const before = snapshot(dir);
+      await new Promise((resolve) => setTimeout(resolve, 20)); // so that a rewrite would show in mtimes
+      const blocker = await holdPort(ports[taken]);
+      try {
+        running = startSystem(dir, ports);
+        expect(await running.exit).toBe(1);
+        const lines = running.output().trim().split("\n");
+        expect(lines).toHaveLength(1);
+        expect(lines[0]).toContain(`port ${ports[taken]} (${PORT_VARIABLE[taken]})`);
+        expect(lines[0]).toContain("in use");
+        expect(snapshot(dir)).toEqual(before);
+        for (const other of Object.values(ports)) {
+          if (other !== ports[taken]) expect(await portClosed(other)).toBe(true);
+        }
+      } finally {
+        blocker.close();
+      }
+    });
+  }
+
+  it("with a port taken on a first run, writes no .env and no data directory", async () => {
+    const blocker = await holdPort(ports.http);
     try {
-      running = startSystem(dir, { ...ports, http: port });
-      const code = await running.exit;
-      expect(code).not.toBe(0);
-      expect(running.output()).toMatch(/server\s+exited with code/);
+      running = startSystem(dir, ports);
+      expect(await running.exit).toBe(1);
+      expect(running.output()).toContain(`port ${ports.http} (PORT)`);
+      expect(readdirSync(dir)).toEqual([]);
     } finally {
       blocker.close();
     }
-  }, 60_000);
+  });
 
   it("refuses an invalid SIM_PORT before starting anything", async () => {
     running = startSystem(dir, ports, { SIM_PORT: "not-a-port" });

@@ -4,7 +4,8 @@ import { loadServerConfig, type ServerConfig } from "../server/config.ts";
 import { provisionDemo } from "./demo/provision.ts";
 import { banner, probeBaseUrl, publicBaseUrl } from "./start/banner.ts";
 import { demoBanner } from "./start/demo-banner.ts";
-import { ensureEnvFile, mergeEnv } from "./start/env-file.ts";
+import { mergeEnv, readEnvFile, writeEnvFile } from "./start/env-file.ts";
+import { caudalAnswers, firstTakenPort, type PortNeed, portTakenLine } from "./start/port-check.ts";
 import { requiresSetup, waitForHealth, waitForPort, waitForTelemetry } from "./start/readiness.ts";
 import { loadStartConfig, type StartConfig } from "./start/start-config.ts";
 import { Supervisor } from "./start/supervisor.ts";
@@ -15,10 +16,14 @@ import { Supervisor } from "./start/supervisor.ts";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const envPath = process.env.CAUDAL_ENV_FILE ?? resolve(root, ".env");
 const say = (line: string) => process.stdout.write(`${line}\n`);
+// Once the terminal is closed (SIGHUP) writes to it fail with EIO: that must not crash this
+// process, whose exit would kill the programs before they have stopped in order.
+process.stdout.on("error", () => {});
+process.stderr.on("error", () => {});
 
-const envFile = ensureEnvFile(envPath);
-if (envFile.created) say(`== wrote ${envPath} with fresh secrets (mode 0600)`);
-for (const warning of envFile.warnings) say(`== warning: ${warning}`);
+// Nothing is written before the configuration is valid and every port is free: a second
+// `npm start`, or one beside another program on a port, must leave everything as it was.
+const envFile = readEnvFile(envPath);
 const env = mergeEnv(envFile.values, process.env);
 
 let config: ServerConfig;
@@ -33,12 +38,40 @@ try {
   process.exit(1);
 }
 
+const portNeeds: PortNeed[] = [
+  { variable: "PORT", host: config.HOST, port: config.PORT },
+  { variable: "MQTT_PORT", host: config.HOST, port: config.MQTT_PORT },
+  ...(start.CAUDAL_DEMO
+    ? [
+        { variable: "SIM_PORT", host: "127.0.0.1", port: start.SIM_PORT },
+        { variable: "AGENT_LOCAL_API_PORT", host: "127.0.0.1", port: start.AGENT_LOCAL_API_PORT },
+      ]
+    : []),
+];
+const taken = await firstTakenPort(portNeeds);
+if (taken) {
+  const caudal = taken.variable === "PORT" && (await caudalAnswers(probeBaseUrl(config)));
+  process.stderr.write(`${portTakenLine(taken, caudal, publicBaseUrl(config))}\n`);
+  process.exit(1);
+}
+
+if (envFile.pending !== undefined) {
+  if (writeEnvFile(envPath, envFile.pending).created)
+    say(`== wrote ${envPath} with fresh secrets (mode 0600)`);
+}
+for (const warning of envFile.warnings) say(`== warning: ${warning}`);
+
 /** The agent and the simulator need none of the server's secrets. */
 const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...childEnv } = env;
 
+// The console is for people: the server tells alarms, deployments and agents coming and going in
+// short lines, and its per-request lines go to a file. Either can be set otherwise in .env.
+const requestLogFile = resolve(root, config.DATA_DIR, "logs", "requests.log");
+const serverEnv = { LOG_FORMAT: "text", REQUEST_LOG_FILE: requestLogFile, ...env };
+
 const supervisor = new Supervisor(say);
 const abort = new AbortController();
-supervisor.start(program("server", "server/main.ts", env));
+supervisor.start(program("server", "server/main.ts", serverEnv));
 
 // The programs run in their own process groups (supervisor.ts): a closed terminal (SIGHUP) must
 // stop them too, and so must this process ending any other way.
@@ -71,7 +104,7 @@ async function bringUp(): Promise<void> {
     return;
   }
   if (!start.CAUDAL_DEMO) {
-    say(banner(base, await requiresSetup(probe), envPath));
+    say(banner(base, await requiresSetup(probe), envPath, requestLogFile));
     return;
   }
 
@@ -92,7 +125,7 @@ async function bringUp(): Promise<void> {
     say(
       "== The server runs alone. For the demo, use an empty data directory: DATA_DIR=./data-demo npm start",
     );
-    say(banner(base, await requiresSetup(probe), envPath));
+    say(banner(base, await requiresSetup(probe), envPath, requestLogFile));
     return;
   }
   const { setup } = result;
@@ -119,6 +152,7 @@ async function bringUp(): Promise<void> {
       simPort: start.SIM_PORT,
       agentLocalApiPort: start.AGENT_LOCAL_API_PORT,
       envFile: envPath,
+      requestLogFile,
       nodePath: process.execPath,
       setup,
     }),

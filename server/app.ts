@@ -10,6 +10,7 @@ import { requestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { validationHook } from "./http/validation.ts";
 import { installValidationMessages } from "./http/validation-messages.ts";
+import type { Logger } from "./logger.ts";
 import { adminRoutes } from "./routes/admin/index.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { alarmRoutes } from "./routes/alarms/index.ts";
@@ -45,6 +46,8 @@ export type AppDeps = {
   broker?: MqttBroker;
   /** GET /health: override the database probe (tests) and add the MQTT broker once it runs. */
   health?: HealthProbes;
+  /** Where the per-request lines go (REQUEST_LOG_FILE); by default the server's logger. */
+  requestLogger?: Logger;
 };
 
 /** Builds the HTTP application. No I/O happens here beyond what `deps` already opened. */
@@ -54,7 +57,7 @@ export function createApp(deps: AppDeps) {
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   app.use("*", versionHeaders);
   app.use("*", securityHeaders);
-  app.use("*", requestLog(ctx.logger));
+  app.use("*", requestLog(deps.requestLogger ?? ctx.logger));
   app.use("*", httpMetrics(ctx.metrics));
   app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));
   app.use("/api/auth/*", requestBodyLimit(AUTH_BODY_MAX_BYTES));

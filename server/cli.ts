@@ -12,7 +12,7 @@ try {
   process.exit(1);
 }
 
-const logger = createLogger(config.LOG_LEVEL);
+const logger = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
 const server = new CaudalServer({ config, logger });
 
 let stopping = false;
@@ -24,8 +24,9 @@ async function shutdown(signal: string): Promise<void> {
   logger.info("stopped", {});
   process.exit(0);
 }
-process.on("SIGTERM", () => void shutdown("SIGTERM"));
-process.on("SIGINT", () => void shutdown("SIGINT"));
+// A closed terminal (SIGHUP) stops the server like Ctrl-C: an orderly close, not a dead process.
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
+  process.on(signal, () => void shutdown(signal));
 
 try {
   await server.start();

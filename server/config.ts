@@ -21,6 +21,10 @@ export const serverConfigSchema = z.object({
   LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** `text` for a person at a console (`npm start`); `json` lines for machines. */
+  LOG_FORMAT: z.enum(["json", "text"]).default("json"),
+  /** Where the per-request lines go instead of stdout (`npm start`: DATA_DIR/logs/requests.log). */
+  REQUEST_LOG_FILE: z.string().min(1).optional(),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

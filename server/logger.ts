@@ -1,5 +1,7 @@
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
+/** `json`: one object per line, for machines (journald, log shippers). `text`: for a person at a console. */
+export type LogFormat = "json" | "text";
 
 export type Logger = {
   debug(msg: string, fields?: Record<string, unknown>): void;
@@ -8,15 +10,35 @@ export type Logger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
-/** One JSON object per line on stdout. Callers never pass secrets or tokens. */
+/** One line per entry on stdout (by default). Callers never pass secrets or tokens. */
 export function createLogger(
   level: LogLevel,
   write: (line: string) => void = (l) => process.stdout.write(l),
+  format: LogFormat = "json",
 ): Logger {
   const threshold = LEVELS[level];
   const log = (lvl: Exclude<LogLevel, "silent">) => (msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < threshold) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+    const time = new Date();
+    write(
+      format === "text"
+        ? textLine(time, lvl, msg, fields)
+        : `${JSON.stringify({ time: time.toISOString(), level: lvl, msg, ...fields })}\n`,
+    );
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
+}
+
+/**
+ * `HH:MM:SS message`: an info line is already written for people, so its fields (ids for
+ * machines) are left out; a warning or an error keeps them, as key=value, to be diagnosable.
+ */
+function textLine(time: Date, level: string, msg: string, fields: Record<string, unknown> = {}): string {
+  const clock = time.toTimeString().slice(0, 8);
+  const text = msg.replace(/\n/g, " ");
+  if (level === "info" || level === "debug") return `${clock} ${text}\n`;
+  const pairs = Object.entries(fields)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${typeof v === "string" && !/[\s"=]/.test(v) ? v : JSON.stringify(v)}`);
+  return `${[clock, level.toUpperCase(), text, ...pairs].join(" ")}\n`;
 }

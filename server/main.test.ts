@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,7 +38,7 @@ type Run = { code: number | null; stderr: string; everListened: boolean };
 async function runMain(
   env: Record<string, string>,
   ports: number[],
-  stopWhenListening = false,
+  stopWith?: NodeJS.Signals,
 ): Promise<Run> {
   const child: ChildProcess = spawn(process.execPath, [MAIN], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -54,7 +54,7 @@ async function runMain(
   const deadline = Date.now() + 15_000;
   while (!done && Date.now() < deadline) {
     for (const port of ports) if (await accepts(port)) everListened = true;
-    if (everListened && stopWhenListening) child.kill("SIGTERM");
+    if (everListened && stopWith) child.kill(stopWith);
     await new Promise((r) => setTimeout(r, 25));
   }
   if (!done) child.kill("SIGKILL");
@@ -110,9 +110,37 @@ describe("start-up refuses a missing or invalid TOTP_SECRET_ENCRYPTION_KEY (spec
     const run = await runMain(
       { ...env, TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64") },
       [first],
-      true,
+      "SIGTERM",
     );
     expect(run.everListened).toBe(true);
     expect(run.code).toBe(0);
+  });
+});
+
+describe("a closed terminal (SIGHUP) stops the server like Ctrl-C", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "caudal-main-hup-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("exits 0 and closes the database: no write-ahead log is left behind", async () => {
+    const port = await freePort();
+    const run = await runMain(
+      {
+        PATH: process.env.PATH ?? "",
+        PORT: String(port),
+        MQTT_PORT: String(await freePort()),
+        HOST: "127.0.0.1",
+        DATA_DIR: dataDir,
+        LOG_LEVEL: "silent",
+        NODE_ENV: "test",
+        TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      },
+      [port],
+      "SIGHUP",
+    );
+    expect(run.everListened).toBe(true);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dataDir, "caudal.db"))).toBe(true);
+    // SQLite removes the -wal file when the last connection closes cleanly.
+    expect(existsSync(join(dataDir, "caudal.db-wal"))).toBe(false);
   });
 });

@@ -2,12 +2,14 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { type ServerType, serve } from "@hono/node-server";
 import { WebSocketServer } from "ws";
+import { ActivityLog } from "./activity/activity-log.ts";
 import { createApp } from "./app.ts";
 import { MqttBroker } from "./broker/broker.ts";
 import { agentMessageHandlers } from "./broker/handlers.ts";
 import type { ServerConfig } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { createMetricsRegistry } from "./http/metrics.ts";
+import { openRequestLogFile, type RequestLogFile } from "./http/request-log.ts";
 import { loadKeys } from "./keys.ts";
 import type { Logger } from "./logger.ts";
 import { AlarmEngine } from "./services/alarms/engine.ts";
@@ -39,6 +41,8 @@ export class CaudalServer {
   #scheduler: Scheduler | undefined;
   #telemetry: TelemetryService | undefined;
   #broker: MqttBroker | undefined;
+  #requestLog: RequestLogFile | undefined;
+  #activity: ActivityLog | undefined;
 
   constructor(options: CaudalServerOptions) {
     this.#options = options;
@@ -99,6 +103,8 @@ export class CaudalServer {
       events: new EventBus(),
       metrics: createMetricsRegistry(),
     };
+    this.#activity = new ActivityLog(this.#ctx);
+    this.#activity.start();
     this.#telemetry = telemetryService(this.#ctx);
     this.#telemetry.start();
     this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
@@ -108,11 +114,15 @@ export class CaudalServer {
     this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx));
     await this.#broker.start(config.MQTT_PORT, config.HOST);
     const broker = this.#broker;
+    this.#requestLog = config.REQUEST_LOG_FILE
+      ? openRequestLogFile(config.REQUEST_LOG_FILE, config.LOG_LEVEL, logger)
+      : undefined;
     const app = createApp({
       ctx: this.#ctx,
       live: this.#live,
       broker,
       health: { broker: { isUp: () => broker.isUp } },
+      requestLogger: this.#requestLog?.logger,
     });
     /*
      * WebSockets share the HTTP port and are routed by PATH through the Hono app: a WebSocket
@@ -159,6 +169,8 @@ export class CaudalServer {
         if ("closeAllConnections" in http) http.closeAllConnections();
       });
     }
+    await this.#requestLog?.close();
+    this.#requestLog = undefined;
     // After HTTP; before telemetry stops, so a batch being handled still commits.
     await this.#broker?.stop();
     this.#broker = undefined;
@@ -167,6 +179,9 @@ export class CaudalServer {
     this.#telemetry = undefined;
     this.#alarms?.stop();
     this.#alarms = undefined;
+    // Last of the listeners: the agent's offline status and the last alarms are still told.
+    this.#activity?.stop();
+    this.#activity = undefined;
     this.#database?.close();
     this.#database = undefined;
   }

@@ -117,6 +117,7 @@ describe("provisionDemo", () => {
       mqtt_url: options().mqttUrl,
       project_id: setup.projectId,
       data_dir: join(dir, "agent"),
+      local_api_host: "127.0.0.1",
       local_api_port: 8081,
     });
   });

@@ -59,6 +59,7 @@ export async function provisionDemo(o: DemoOptions): Promise<DemoResult> {
     mqtt_url: o.mqttUrl,
     project_id: project.projectId,
     data_dir: agentDir,
+    local_api_host: "127.0.0.1",
     local_api_port: o.agentLocalApiPort,
     buffer_max_mb: 256,
   });

@@ -13,15 +13,27 @@ export function probeBaseUrl(config: Pick<ServerConfig, "HOST" | "PORT">): strin
   return wildcard ? `http://127.0.0.1:${config.PORT}` : publicBaseUrl(config);
 }
 
-export function banner(base: string, requiresSetup: boolean | undefined, envFile: string): string {
-  const lines = [
-    "",
-    "Caudal is running.",
-    `  API            ${base}/api`,
-    `  API explorer   ${base}/docs`,
+/** The addresses both banners print; each answers 200 (scripts/start/first-contact.test.ts calls them). */
+export function serverLines(base: string): string[] {
+  return [
+    `  API explorer   ${base}/docs (the REST API is under /api)`,
     `  OpenAPI        ${base}/docs/openapi.yaml`,
     `  Health         ${base}/health`,
     `  Metrics        ${base}/metrics`,
+  ];
+}
+
+export function banner(
+  base: string,
+  requiresSetup: boolean | undefined,
+  envFile: string,
+  requestLogFile: string,
+): string {
+  const lines = [
+    "",
+    "Caudal is running.",
+    ...serverLines(base),
+    `  Request log    ${requestLogFile}`,
     `  Configuration  ${envFile}`,
     "",
   ];

@@ -1,5 +1,6 @@
 import { DEMO_ASSETS, DEMO_PROJECT, DEMO_RULES } from "../demo/demo-field.ts";
 import type { DemoSetup } from "../demo/provision.ts";
+import { serverLines } from "./banner.ts";
 
 export type DemoBannerInput = {
   /** Where a person reaches the server (http://localhost:8080). */
@@ -11,6 +12,8 @@ export type DemoBannerInput = {
   simPort: number;
   agentLocalApiPort: number;
   envFile: string;
+  /** Where the server's per-request lines go (REQUEST_LOG_FILE). */
+  requestLogFile: string;
   /** The pinned node, which has the WebSocket client the one-liner below needs (Node 22+). */
   nodePath: string;
   setup: DemoSetup;
@@ -29,16 +32,13 @@ export function demoBanner(i: DemoBannerInput): string {
   const lines = [
     "",
     "Caudal is running: the server with its MQTT broker, one agent and a Modbus TCP PLC simulator.",
-    `  API            ${i.base}/api`,
-    `  API explorer   ${i.base}/docs`,
-    `  OpenAPI        ${i.base}/docs/openapi.yaml`,
-    `  Health         ${i.base}/health`,
-    `  Metrics        ${i.base}/metrics`,
+    ...serverLines(i.base),
     i.mqttPort === null
       ? `  MQTT           ${i.base.replace(/^http/, "ws")}/mqtt (MQTT over WebSocket; the TCP port is random)`
       : `  MQTT           mqtt://${i.mqttHost}:${i.mqttPort} and ${i.base.replace(/^http/, "ws")}/mqtt`,
     `  Agent          http://127.0.0.1:${i.agentLocalApiPort}/status (also /health, /alarms, /metrics)`,
     `  PLC simulator  Modbus TCP 127.0.0.1:${i.simPort}, unit 1, float32 holding registers 0, 2, 4, 6`,
+    `  Request log    ${i.requestLogFile}`,
     `  Configuration  ${i.envFile}, ${setup.agentConfigFile}`,
     "",
     `Demo project "${DEMO_PROJECT.name}" (${DEMO_PROJECT.timezone}), id ${setup.projectId}`,

@@ -23,24 +23,39 @@ export function defaultEnvFile(): string {
 export type EnvFileResult = { created: boolean; values: Record<string, string>; warnings: string[] };
 
 /**
- * Creates `path` with fresh secrets when it does not exist (never overwriting: the `wx` flag fails
- * if another process made it first), then parses it.
+ * Reads `path` when it exists; otherwise plans its creation (fresh secrets, not yet written), so
+ * that `npm start` can check everything before it changes a file.
  */
-export function ensureEnvFile(path: string): EnvFileResult {
-  let created = false;
+export function readEnvFile(path: string): EnvFileResult & { pending?: string } {
   if (!existsSync(path)) {
-    try {
-      writeFileSync(path, defaultEnvFile(), { mode: 0o600, flag: "wx" });
-      created = true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
+    const pending = defaultEnvFile();
+    return { created: false, values: parseEnv(pending) as Record<string, string>, warnings: [], pending };
   }
   const warnings: string[] = [];
   if ((statSync(path).mode & 0o077) !== 0) {
     warnings.push(`${path} is readable by other users; it holds secrets: chmod 600 ${path}`);
   }
-  return { created, values: parseEnv(readFileSync(path, "utf8")) as Record<string, string>, warnings };
+  return { created: false, values: parseEnv(readFileSync(path, "utf8")) as Record<string, string>, warnings };
+}
+
+/**
+ * Writes the planned file, never overwriting: the `wx` flag fails if another process made it
+ * first, and then that file is read instead.
+ */
+export function writeEnvFile(path: string, content: string): EnvFileResult {
+  try {
+    writeFileSync(path, content, { mode: 0o600, flag: "wx" });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    return readEnvFile(path);
+  }
+  return { created: true, values: parseEnv(content) as Record<string, string>, warnings: [] };
+}
+
+/** Creates `path` with fresh secrets when it does not exist, then parses it. */
+export function ensureEnvFile(path: string): EnvFileResult {
+  const planned = readEnvFile(path);
+  return planned.pending === undefined ? planned : writeEnvFile(path, planned.pending);
 }
 
 /** The environment for the children: the file's values, overridden by what the shell already sets. */

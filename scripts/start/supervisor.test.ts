@@ -73,6 +73,18 @@ describe("Supervisor", () => {
     expect(lines).toContain("one     | one got SIGINT");
   });
 
+  it("stops the programs with SIGINT when it is given SIGHUP (a closed terminal is an orderly stop)", async () => {
+    const { lines, out } = collect();
+    const s = new Supervisor(out);
+    // No SIGHUP handler: were SIGHUP forwarded, the program would die of it (code 129).
+    s.start(program("one"));
+    await until(() => lines.includes("one     | ready"));
+    const done = s.wait();
+    s.stop("SIGHUP");
+    expect(await done).toBe(0);
+    expect(lines).toContain("one     | one got SIGINT");
+  });
+
   it("kills a program that does not stop within the grace period and reports a failure", async () => {
     const { lines, out } = collect();
     const s = new Supervisor(out, { graceMs: 300 });

@@ -90,14 +90,19 @@ export class Supervisor {
     return codes.every((c) => c === 0) ? 0 : Math.max(...codes);
   }
 
-  /** First call: stop the programs in reverse start order with `signal`. Any later call: SIGKILL all. */
+  /**
+   * First call: stop the programs in reverse start order with `signal` (SIGINT for SIGHUP). Any
+   * later call: SIGKILL all.
+   */
   stop(signal: NodeJS.Signals): void {
     if (this.#stopping) {
       this.killAll();
       return;
     }
     this.#stopping = true;
-    this.#shutdown = this.#stopInOrder(signal);
+    // A closed terminal (SIGHUP) is an orderly stop, like Ctrl-C: the programs are told SIGINT,
+    // which each handles by closing its databases (SIGHUP would kill one that does not handle it).
+    this.#shutdown = this.#stopInOrder(signal === "SIGHUP" ? "SIGINT" : signal);
   }
 
   /** SIGKILL to every program still running; synchronous, so it may run in a process "exit" handler. */

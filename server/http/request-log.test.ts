@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../logger.ts";
 import { TestServer } from "../testing/harness.ts";
@@ -91,5 +94,43 @@ describe("request ids and the request log", () => {
     const [line] = requestLines("log-test-2");
     expect(line?.user_id).toMatch(UUID);
     expect(lines.join("")).not.toContain(admin.token);
+  });
+});
+
+describe("REQUEST_LOG_FILE: the request log in a file of its own (npm start)", () => {
+  let t: TestServer;
+  const console: string[] = [];
+  let file: string;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), "caudal-request-log-"));
+    file = join(dir, "logs", "requests.log");
+    t = await TestServer.start(
+      { REQUEST_LOG_FILE: file, LOG_LEVEL: "info" },
+      { logger: createLogger("info", (line) => console.push(line)) },
+    );
+  });
+  afterAll(async () => t.stop());
+
+  it("appends the request lines to the file, mode 0600, and none to the console", async () => {
+    const res = await t.request("/health?token=eyJsecret-in-query", {
+      headers: { authorization: "Bearer eyJsecret-in-header", "x-request-id": "to-the-file" },
+    });
+    expect(res.status).toBe(200);
+    const deadline = Date.now() + 2000;
+    while (!(existsSync(file) && readFileSync(file, "utf8").includes("to-the-file"))) {
+      if (Date.now() > deadline) throw new Error("no request line in the file");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const text = readFileSync(file, "utf8");
+    const entry = text
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as RequestLine)
+      .find((e) => e.request_id === "to-the-file");
+    expect(entry).toMatchObject({ msg: "request", method: "GET", path: "/health", status: 200 });
+    expect(text).not.toContain("eyJsecret");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(console.some((l) => l.includes('"msg":"request"'))).toBe(false);
   });
 });

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { createWriteStream, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import type { MiddlewareHandler } from "hono";
-import type { Logger } from "../logger.ts";
+import { createLogger, type Logger, type LogLevel } from "../logger.ts";
 import type { AppEnv } from "./env.ts";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -25,5 +27,28 @@ export function requestLog(logger: Logger): MiddlewareHandler<AppEnv> {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       user_id: c.get("auth")?.userId,
     });
+  };
+}
+
+export type RequestLogFile = { logger: Logger; close(): Promise<void> };
+
+/**
+ * The request log in a file of its own (REQUEST_LOG_FILE), so that a console stays readable under
+ * `npm start`: JSON lines appended, the file private (0600) as it names users and paths.
+ */
+export function openRequestLogFile(path: string, level: LogLevel, logger: Logger): RequestLogFile {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const stream = createWriteStream(path, { flags: "a", mode: 0o600 });
+  let failed = false;
+  stream.on("error", (err) => {
+    // A full disk must not stop the API: say so once, then the lines are lost.
+    if (!failed) logger.error("request log file failed", { path, error: err.message });
+    failed = true;
+  });
+  return {
+    logger: createLogger(level, (line) => {
+      if (!failed) stream.write(line);
+    }),
+    close: () => new Promise((resolve) => stream.end(() => resolve())),
   };
 }

@@ -34,6 +34,8 @@ type EventMap = {
   sessionRevoked: [{ sessionId: string | null; userId: string | null }];
   /** A configuration deployment was recorded; the broker publishes it retained to the agent. */
   deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
+  /** An agent reported `online`, or `offline` (a clean stop, or the broker's last will for it). */
+  agentStatus: [{ projectId: string; status: "online" | "offline" }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
 };

@@ -42,11 +42,12 @@ export function recordAgentStatus(ctx: ServiceContext, projectId: string, status
   if (status.status === "offline") {
     if (exists)
       ctx.db.update(agentStatus).set({ offlineAt: now }).where(eq(agentStatus.projectId, projectId)).run();
-    return;
+  } else {
+    ctx.db
+      .insert(agentStatus)
+      .values({ projectId, lastSeen: now, heartbeat: null, offlineAt: null })
+      .onConflictDoUpdate({ target: agentStatus.projectId, set: { lastSeen: now, offlineAt: null } })
+      .run();
   }
-  ctx.db
-    .insert(agentStatus)
-    .values({ projectId, lastSeen: now, heartbeat: null, offlineAt: null })
-    .onConflictDoUpdate({ target: agentStatus.projectId, set: { lastSeen: now, offlineAt: null } })
-    .run();
+  ctx.events.emit("agentStatus", { projectId, status: status.status });
 }

@@ -1,0 +1,13 @@
+import { eq } from "drizzle-orm";
+import { assets, projects } from "../db/schema/index.ts";
+import type { ServiceContext } from "../services/context.ts";
+
+/** A project's name for a console line; its id when it is gone. */
+export function projectName(ctx: ServiceContext, id: string): string {
+  return ctx.db.select({ name: projects.name }).from(projects).where(eq(projects.id, id)).get()?.name ?? id;
+}
+
+/** An asset's name for a console line; its id when it is gone. */
+export function assetName(ctx: ServiceContext, id: string): string {
+  return ctx.db.select({ name: assets.name }).from(assets).where(eq(assets.id, id)).get()?.name ?? id;
+}
