@@ -20,6 +20,9 @@ export const serverConfigSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
+  // 4 MiB: far above the largest legitimate packet (a full 5,000-point batch is ~150 kB); MQTT's own
+  // ceiling is 256 MiB [MQTT-2.2.3].
+  MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_460).default(4_194_304),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

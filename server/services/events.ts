@@ -34,6 +34,11 @@ type EventMap = {
   sessionRevoked: [{ sessionId: string | null; userId: string | null }];
   /** A configuration deployment was recorded; the broker publishes it retained to the agent. */
   deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
+  /**
+   * A user's role or project assignment changed; live connections re-read what the user may see
+   * (a deactivation or a changed password is `sessionRevoked` instead).
+   */
+  accessChanged: [{ userId: string }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
 };
