@@ -25,6 +25,9 @@ export const serverConfigSchema = z.object({
   LOG_FORMAT: z.enum(["json", "text"]).default("json"),
   /** Where the per-request lines go instead of stdout (`npm start`: DATA_DIR/logs/requests.log). */
   REQUEST_LOG_FILE: z.string().min(1).optional(),
+  // 4 MiB: far above the largest legitimate packet (a full 5,000-point batch is ~150 kB); MQTT's own
+  // ceiling is 256 MiB [MQTT-2.2.3].
+  MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_460).default(4_194_304),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

@@ -10,8 +10,9 @@ const BAD_CREDENTIALS = 4;
 
 /**
  * Whether the broker accepts `token` as the project's agent token. Only a hash is stored on the
- * server, so the one way to test a kept token is to connect with it, as the agent would. The
- * client id differs from the agent's, so a running agent is not taken over.
+ * server, so the one way to test a kept token is to connect with it, as the agent would. It runs
+ * before the demo's agent starts: the broker keeps one connection per agent, so a running agent
+ * would be replaced for a moment (it reconnects).
  */
 export async function brokerAcceptsAgentToken(
   mqttUrl: string,

@@ -1,41 +1,70 @@
-import { parseTopic, TOPIC_ROOT, type TopicName } from "../../shared/mqtt/topics.ts";
-import { canSeeProject } from "../services/auth/auth-context.ts";
+import { parseTopic, TOPIC_ROOT } from "../../shared/mqtt/topics.ts";
+import { roleCan, seesAllProjects } from "../../shared/roles.ts";
+import { type AuthContext, canSeeProject } from "../services/auth/auth-context.ts";
+import type { AgentTopic } from "./messages.ts";
 import type { Principal } from "./principal.ts";
+import { permissionsForFilter, TOPIC_PERMISSION } from "./topic-permissions.ts";
 
 /** What an agent may publish under its own project. */
-const AGENT_PUBLISHES: ReadonlySet<TopicName> = new Set([
-  "telemetry",
-  "heartbeat",
-  "logs",
-  "configStatus",
-  "status",
-]);
+const AGENT_PUBLISHES: readonly AgentTopic[] = ["telemetry", "heartbeat", "logs", "configStatus", "status"];
+
+/** The only agent topic the contract retains (docs/mqtt.md): online/offline and the last will. */
+const RETAINED_BY_AGENTS: ReadonlySet<AgentTopic> = new Set(["status"]);
 
 /**
- * Publish rights. Agents publish only the contract's agent topics of their own project;
- * users never publish. (The server's own publishes have no client and are not checked here.)
+ * Publish rights: the contract topic an agent may publish `topic` as, or null. Agents publish only
+ * the contract's agent topics of their own project; users never publish. (The server's own
+ * publishes have no client and are not checked here.)
  */
-export function mayPublish(p: Principal | undefined, topic: string): boolean {
-  if (!p || p.kind === "user") return false;
+export function publishableAs(p: Principal | undefined, topic: string): AgentTopic | null {
+  if (!p || p.kind === "user") return null;
   const parsed = parseTopic(topic);
-  return parsed !== null && parsed.projectId === p.projectId && AGENT_PUBLISHES.has(parsed.name);
+  if (parsed === null || parsed.projectId !== p.projectId) return null;
+  return AGENT_PUBLISHES.find((name) => name === parsed.name) ?? null;
+}
+
+/** Whether an agent's publish on `name` may carry the retain flag. */
+export function mayRetain(name: AgentTopic): boolean {
+  return RETAINED_BY_AGENTS.has(name);
 }
 
 /**
- * Subscribe rights. `$SYS/` is refused to everyone. An agent subscribes under its own project;
- * a user only under projects they may see, and superadmin/admin also to `caudal/v1/#`.
- * A filter whose project level is a wildcard is refused unless the user sees every project.
+ * Subscribe rights. `$SYS/` is refused to everyone. An agent subscribes under its own project.
+ * A user subscribes only under projects they may see (superadmin/admin also to filters whose
+ * project level is a wildcard), and only when their role holds the permission of every contract
+ * topic the filter can match (topic-permissions.ts), as REST asks for the same data.
  */
 export function maySubscribe(p: Principal | undefined, filter: string): boolean {
   if (!p || filter.startsWith("$")) return false;
   const levels = filter.split("/");
   if (levels[0] !== "caudal" || levels[1] !== "v1") return false;
   const project = levels[2];
-  if (project === undefined || project === "#" || project === "+") {
-    return p.kind === "user" && (p.auth.role === "superadmin" || p.auth.role === "admin");
-  }
   if (p.kind === "agent") return project === p.projectId;
-  return canSeeProject(p.auth, project);
+  if (project === undefined || project === "#" || project === "+") {
+    if (!seesAllProjects(p.auth.role)) return false;
+  } else if (!canSeeProject(p.auth, project)) {
+    return false;
+  }
+  const rest = project === "#" ? ["#"] : levels.slice(3);
+  return [...permissionsForFilter(rest)].every((perm) => roleCan(p.auth.role, perm));
+}
+
+/**
+ * Whether a person may receive one message now (checked at delivery, so a queued or retained
+ * message follows the user's current access too). Agents get what their subscriptions match.
+ */
+export function mayReceive(p: Principal | undefined, topic: string, nowMs: number): boolean {
+  if (!p) return false;
+  if (p.kind === "agent") return true;
+  if (tokenExpired(p.auth, nowMs)) return false;
+  const parsed = parseTopic(topic);
+  if (!parsed) return false;
+  return canSeeProject(p.auth, parsed.projectId) && roleCan(p.auth.role, TOPIC_PERMISSION[parsed.name]);
+}
+
+/** The access token's `exp` (RFC 7519 §4.1.4) has passed. */
+export function tokenExpired(auth: AuthContext, nowMs: number): boolean {
+  return auth.expiresAt * 1000 <= nowMs;
 }
 
 export { TOPIC_ROOT };

@@ -2,27 +2,28 @@ import type { IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import type { Duplex } from "node:stream";
-import { Aedes, type AuthenticateError, type Client } from "aedes";
+import {
+  Aedes,
+  type AuthenticateError,
+  type AuthorizePublishHandler,
+  type AuthorizeSubscribeHandler,
+  type Client,
+  type PublishPacket,
+} from "aedes";
 import { type Payload, topics } from "../../shared/mqtt/topics.ts";
 import type { Logger } from "../logger.ts";
-import { agentTokenValid } from "../services/agents/agent-token.ts";
 import { latestConfigMessages } from "../services/agents/deploy.ts";
-import { resolveAccessToken, sessionIsLive } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
-import { mayPublish, maySubscribe } from "./access.ts";
+import { mayReceive, mayRetain, maySubscribe, publishableAs } from "./access.ts";
+import { AccessWatch } from "./access-watch.ts";
+import { authenticate } from "./authenticate.ts";
+import { type BrokerLimits, ConnectionRegistry, DEFAULT_BROKER_LIMITS } from "./connection-registry.ts";
 import { LiveValues } from "./live-values.ts";
-import { type MessageRouter, routeMessage } from "./messages.ts";
-import { principalOf, setPrincipal } from "./principal.ts";
+import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
+import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
+import { principalOf } from "./principal.ts";
 
-// [MQTT-3.2.2-3] CONNACK return codes.
-const BAD_CREDENTIALS = 4;
-const NOT_AUTHORIZED = 5;
-
-function authError(message: string, code: number): AuthenticateError {
-  return Object.assign(new Error(message), { returnCode: code }) as AuthenticateError;
-}
-
-const AGENT_USER = /^agent:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * The embedded MQTT broker (aedes): agents sync through it, HMIs read from it. TCP on
@@ -32,15 +33,25 @@ export class MqttBroker {
   readonly #ctx: ServiceContext;
   readonly #logger: Logger;
   readonly #router: MessageRouter;
+  readonly #limits: BrokerLimits;
+  readonly #registry: ConnectionRegistry;
+  readonly #watch: AccessWatch;
+  /**
+   * Each agent publish parsed once, in authorizePublish, by its payload Buffer (aedes hands the
+   * same Buffer to authorizeForward and to published): an invalid one is forwarded to no one.
+   */
+  readonly #messages = new WeakMap<Buffer, AgentMessage>();
   #aedes: Aedes | undefined;
   #tcp: Server | undefined;
-  readonly #clients = new Set<Client>();
   #unsubscribe: (() => void) | undefined;
 
-  constructor(ctx: ServiceContext, router: MessageRouter) {
+  constructor(ctx: ServiceContext, router: MessageRouter, limits: Partial<BrokerLimits> = {}) {
     this.#ctx = ctx;
     this.#logger = ctx.logger;
     this.#router = router;
+    this.#limits = { maxPacketBytes: ctx.config.MQTT_MAX_PACKET_BYTES, ...DEFAULT_BROKER_LIMITS, ...limits };
+    this.#registry = new ConnectionRegistry(this.#limits);
+    this.#watch = new AccessWatch(ctx, this.#registry);
   }
 
   get isUp(): boolean {
@@ -58,72 +69,68 @@ export class MqttBroker {
   async start(port: number, host: string): Promise<void> {
     const aedes = await Aedes.createBroker({
       drainTimeout: 30_000,
+      connectTimeout: this.#limits.connectTimeoutMs,
       authenticate: (client, username, password, done) => {
-        this.#authenticate(client, username, password).then(
+        const authenticator = {
+          ctx: this.#ctx,
+          registry: this.#registry,
+          maxConnectionsPerUser: this.#limits.maxConnectionsPerUser,
+          onTokenExpired: (c: Client) => {
+            const p = principalOf(c);
+            const userId = p?.kind === "user" ? p.auth.userId : null;
+            this.#logger.info("access token expired: disconnecting mqtt user", { user_id: userId });
+            c.close();
+          },
+        };
+        authenticate(authenticator, client, username, password).then(
           () => done(null, true),
           (err: AuthenticateError) => done(err, false),
         );
       },
-      authorizePublish: (client, packet, done) => {
-        // client === null: the server's own publish (acks, retained config, live values).
-        if (client === null) return done(null);
-        if (packet.topic.startsWith("$SYS/") || !mayPublish(principalOf(client), packet.topic)) {
-          return done(new Error(`publish to ${packet.topic} refused`));
-        }
-        done(null);
-      },
-      authorizeSubscribe: (client, subscription, done) => {
-        if (!maySubscribe(principalOf(client), subscription.topic)) {
-          // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
-          // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
-          this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });
-          return done(null, null);
-        }
-        done(null, subscription);
+      authorizePublish: this.#authorizePublish,
+      authorizeSubscribe: this.#authorizeSubscribe,
+      authorizeForward: (client, packet) => {
+        if (this.#messages.get(packet.payload as Buffer)?.valid === false) return null;
+        return mayReceive(principalOf(client), packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
       },
       published: (packet, client, done) => {
         const p = principalOf(client);
-        if (p?.kind !== "agent") return done();
-        routeMessage(this.#router, p.projectId, packet.topic, packet.payload as Buffer, (topic, body) =>
+        const message = this.#messages.get(packet.payload as Buffer);
+        if (p?.kind !== "agent" || !message) return done();
+        routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
           this.publish(topic, body, false),
         ).then(
           () => done(),
           (err: unknown) => {
             this.#logger.error("mqtt message handling failed", {
               topic: packet.topic,
-              error: err instanceof Error ? err.message : String(err),
+              error: errorText(err),
             });
             done();
           },
         );
       },
     });
-    aedes.on("client", (c) => this.#clients.add(c));
-    aedes.on("clientDisconnect", (c) => this.#clients.delete(c));
-    aedes.on("clientError", (c, err) =>
-      this.#logger.debug("mqtt client error", { client: c.id, error: err.message }),
-    );
+    aedes.on("unsubscribe", (filters, client) => this.#registry.unsubscribed(client, filters));
+    aedes.on("clientError", (c, err) => this.#onConnectionError(c, err));
+    aedes.on("connectionError", (c, err) => this.#onConnectionError(c, err));
     this.#aedes = aedes;
+    this.#watch.start();
 
-    const onRotated = ({ projectId }: { projectId: string }) => this.#disconnectAgents(projectId);
-    const onSessionRevoked = () => this.#disconnectRevokedUsers();
     const onDeployment = ({ projectId, message }: { projectId: string; message: Payload<"config"> }) => {
       this.publish(topics.config(projectId), message, true).catch((err: unknown) =>
         this.#logger.error("publishing a deployment failed", {
           project_id: projectId,
-          error: err instanceof Error ? err.message : String(err),
+          error: errorText(err),
         }),
       );
     };
     const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
     live.start();
-    this.#ctx.events.on("agentTokenRotated", onRotated);
     this.#ctx.events.on("deploymentCreated", onDeployment);
-    this.#ctx.events.on("sessionRevoked", onSessionRevoked);
     this.#ctx.events.on("telemetry", live.observe);
     this.#unsubscribe = () => {
-      this.#ctx.events.off("agentTokenRotated", onRotated);
-      this.#ctx.events.off("sessionRevoked", onSessionRevoked);
+      this.#watch.stop();
       this.#ctx.events.off("deploymentCreated", onDeployment);
       this.#ctx.events.off("telemetry", live.observe);
       live.stop();
@@ -135,7 +142,7 @@ export class MqttBroker {
     // TCP_NODELAY: MQTT's small packets (PUBACK, the application ack after each commit) must leave at
     // once. With Nagle's algorithm each ack waited for the peer's delayed TCP ACK: measured 15 ms per
     // ack on loopback, a third of an agent's backlog round trip (drain 115k → 185k points/s without).
-    const tcp = createServer({ noDelay: true }, (socket) => aedes.handle(socket));
+    const tcp = createServer({ noDelay: true }, (socket) => this.#accept(socket));
     this.#tcp = tcp;
     await new Promise<void>((resolve, reject) => {
       tcp.once("error", reject);
@@ -146,7 +153,7 @@ export class MqttBroker {
 
   /** MQTT over WebSocket: the HTTP server hands over the upgraded stream. */
   handle(stream: Duplex, request: IncomingMessage): void {
-    this.#aedes?.handle(stream, request);
+    this.#accept(stream, request);
   }
 
   publish(topic: string, payload: unknown, retain: boolean, qos: 0 | 1 = 1): Promise<void> {
@@ -162,7 +169,7 @@ export class MqttBroker {
 
   async stop(): Promise<void> {
     this.#unsubscribe?.();
-    for (const c of this.#clients) c.close();
+    this.#registry.closeAll();
     const tcp = this.#tcp;
     this.#tcp = undefined;
     if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
@@ -171,46 +178,62 @@ export class MqttBroker {
     if (aedes) await new Promise<void>((resolve) => aedes.close(() => resolve()));
   }
 
-  async #authenticate(
-    client: Client,
-    username: string | undefined,
-    password: Buffer | undefined,
-  ): Promise<void> {
-    if (!username || !password) throw authError("username and password are required", BAD_CREDENTIALS);
-    const secret = password.toString("utf8");
-    const agent = AGENT_USER.exec(username);
-    if (agent?.[1]) {
-      if (!agentTokenValid(this.#ctx, agent[1], secret))
-        throw authError("invalid agent token", BAD_CREDENTIALS);
-      setPrincipal(client, { kind: "agent", projectId: agent[1] });
+  /** Every socket, TCP or WebSocket: counted until it authenticates, and size-checked packet by packet. */
+  #accept(stream: Duplex, request?: IncomingMessage): void {
+    const aedes = this.#aedes;
+    const guarded = new PacketSizeGuard(stream, this.#limits.maxPacketBytes);
+    if (!aedes || !this.#registry.admit(guarded)) {
+      this.#logger.debug("mqtt connection refused: too many unauthenticated sockets", {
+        pending: this.#registry.pendingCount,
+      });
+      guarded.destroy();
       return;
     }
-    const resolved = await resolveAccessToken(this.#ctx, secret);
-    if (!resolved.ok) throw authError(`access token ${resolved.reason}`, BAD_CREDENTIALS);
-    if (resolved.auth.email !== username.trim().toLowerCase()) {
-      throw authError("the access token belongs to another user", NOT_AUTHORIZED);
-    }
-    setPrincipal(client, { kind: "user", auth: resolved.auth });
+    aedes.handle(guarded, request);
   }
 
-  /** Users authenticate once, at CONNECT: a logout, deactivation or revoked session ends their connection too. */
-  #disconnectRevokedUsers(): void {
-    for (const c of this.#clients) {
-      const p = principalOf(c);
-      if (p?.kind === "user" && !sessionIsLive(this.#ctx, p.auth.sessionId)) {
-        this.#logger.info("session revoked: disconnecting mqtt user", { user_id: p.auth.userId });
-        c.close();
-      }
+  readonly #authorizePublish: AuthorizePublishHandler = (client, packet, done) => {
+    // client === null: the server's own publish (acks, retained config, live values).
+    if (client === null) return done(null);
+    // The $SYS/ guard aedes' default authorizer has (DESIGN.md), kept explicit.
+    const name = packet.topic.startsWith("$SYS/") ? null : publishableAs(principalOf(client), packet.topic);
+    if (name === null || this.#registry.isSuperseded(client)) {
+      return done(new Error(`publish to ${packet.topic} refused`));
     }
-  }
+    // [MQTT-3.3.5-2] MQTT 3.1.1 cannot refuse one PUBLISH: the connection is closed.
+    if (packet.retain && !mayRetain(name))
+      return done(new Error(`retain is not accepted on ${packet.topic}`));
+    const message = parseAgentMessage(name, packet.payload as Buffer);
+    this.#messages.set(packet.payload as Buffer, message);
+    // Acknowledged (the telemetry error ack tells the agent why) but never stored as retained: a
+    // zero-byte retained payload would otherwise clear the topic's retained message [MQTT-3.3.1-10].
+    if (!message.valid) (packet as PublishPacket).retain = false;
+    done(null);
+  };
 
-  #disconnectAgents(projectId: string): void {
-    for (const c of this.#clients) {
-      const p = principalOf(c);
-      if (p?.kind === "agent" && p.projectId === projectId) {
-        this.#logger.info("agent token rotated: disconnecting agent", { project_id: projectId });
-        c.close();
-      }
+  readonly #authorizeSubscribe: AuthorizeSubscribeHandler = (client, subscription, done) => {
+    // Re-read at every SUBSCRIBE: an expired token or ended session closes the connection.
+    if (!this.#watch.recheck(client) || !maySubscribe(principalOf(client), subscription.topic)) {
+      // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
+      // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
+      this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });
+      return done(null, null);
     }
+    this.#registry.granted(client, subscription.topic);
+    done(null, subscription);
+  };
+
+  #onConnectionError(client: Client, err: Error): void {
+    if (!(err instanceof PacketTooLarge)) {
+      this.#logger.debug("mqtt client error", { client: client.id, error: err.message });
+      return;
+    }
+    const p = principalOf(client);
+    this.#logger.warn("mqtt packet too large: connection closed", {
+      announced_bytes: err.announcedBytes,
+      limit_bytes: this.#limits.maxPacketBytes,
+      ...(p?.kind === "agent" ? { project_id: p.projectId } : {}),
+      ...(p?.kind === "user" ? { user_id: p.auth.userId } : {}),
+    });
   }
 }

@@ -1,7 +1,10 @@
 import type { z } from "zod";
-import { type Payload, parseTopic, payloads, type TopicName, topics } from "../../shared/mqtt/topics.ts";
+import { type Payload, payloads, type TopicName, topics } from "../../shared/mqtt/topics.ts";
 import { describeZodError } from "../http/validation.ts";
 import { parseTelemetryPayload } from "./telemetry-payload.ts";
+
+/** The contract topics agents publish (access.ts decides who may). */
+export type AgentTopic = "telemetry" | "heartbeat" | "logs" | "configStatus" | "status";
 
 type Handlers = {
   telemetry: (projectId: string, body: Payload<"telemetry">) => Promise<Payload<"ack">> | Payload<"ack">;
@@ -14,64 +17,90 @@ type Handlers = {
 
 export type MessageRouter = Handlers;
 
+/** An agent's publish, parsed once against its topic's schema. */
+export type AgentMessage =
+  | { [K in AgentTopic]: { valid: true; name: K; body: Payload<K> } }[AgentTopic]
+  | { valid: false; name: TopicName; reason: string; json: unknown };
+
+function checked<K extends AgentTopic>(
+  name: K,
+  result: z.ZodSafeParseResult<Payload<K>>,
+  json: unknown,
+): AgentMessage {
+  return result.success
+    ? ({ valid: true, name, body: result.data } as AgentMessage)
+    : { valid: false, name, reason: describeZodError(result.error), json };
+}
+
 /**
- * One handler per contract topic (as aedes has one per packet type): parse against the shared
- * schema, hand to the service, and for telemetry publish the application ack after commit.
+ * Parses an agent's payload against the shared schema of its topic. The broker does this before
+ * the message is forwarded or retained, so what fails reaches no one (issue 8 §2).
+ */
+export function parseAgentMessage(name: TopicName, raw: Buffer): AgentMessage {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return { valid: false, name, reason: "payload is not JSON", json: undefined };
+  }
+  switch (name) {
+    case "telemetry":
+      return checked(name, parseTelemetryPayload(json), json);
+    case "heartbeat":
+    case "logs":
+    case "configStatus":
+    case "status":
+      return checked(
+        name,
+        payloads[name].safeParse(json) as z.ZodSafeParseResult<Payload<typeof name>>,
+        json,
+      );
+    default:
+      return { valid: false, name, reason: `agents do not publish ${name}`, json };
+  }
+}
+
+/**
+ * One handler per contract topic (as aedes has one per packet type): hand the parsed payload to
+ * its service, and for telemetry publish the application ack after commit.
  */
 export async function routeMessage(
   handlers: MessageRouter,
   projectId: string,
   topic: string,
-  raw: Buffer,
+  message: AgentMessage,
   publish: (topic: string, body: unknown) => Promise<void>,
 ): Promise<void> {
-  const parsed = parseTopic(topic);
-  if (!parsed || parsed.projectId !== projectId) return;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString("utf8"));
-  } catch {
-    handlers.invalid(projectId, topic, "payload is not JSON");
+  if (!message.valid) {
+    handlers.invalid(projectId, topic, message.reason);
+    if (message.name !== "telemetry") return;
+    const seq = (message.json as { seq?: unknown } | undefined)?.seq;
+    const agentId = (message.json as { agent_id?: unknown } | undefined)?.agent_id;
+    // A batch that can never be valid is acknowledged with the error, or the agent would resend it forever.
+    if (typeof seq === "number" && typeof agentId === "string") {
+      await publish(topics.ack(projectId), {
+        agent_id: agentId,
+        seq,
+        accepted: 0,
+        duplicate: false,
+        error: message.reason,
+      });
+    }
     return;
   }
-  const dispatch = <T>(schema: z.ZodType<T>, value: unknown, handle: (body: T) => void): void => {
-    const body = schema.safeParse(value);
-    if (body.success) handle(body.data);
-    else handlers.invalid(projectId, topic, describeZodError(body.error));
-  };
-  const name: TopicName = parsed.name;
-  switch (name) {
+  switch (message.name) {
     case "telemetry": {
-      const body = parseTelemetryPayload(json);
-      if (!body.success) {
-        handlers.invalid(projectId, topic, describeZodError(body.error));
-        const seq = (json as { seq?: unknown }).seq;
-        const agentId = (json as { agent_id?: unknown }).agent_id;
-        // A batch that can never be valid is acknowledged with the error, or the agent would resend it forever.
-        if (typeof seq === "number" && typeof agentId === "string") {
-          await publish(topics.ack(projectId), {
-            agent_id: agentId,
-            seq,
-            accepted: 0,
-            duplicate: false,
-            error: describeZodError(body.error),
-          });
-        }
-        return;
-      }
-      const ack = await handlers.telemetry(projectId, body.data);
+      const ack = await handlers.telemetry(projectId, message.body);
       await publish(topics.ack(projectId), ack);
       return;
     }
     case "heartbeat":
-      return dispatch(payloads.heartbeat, json, (b) => handlers.heartbeat(projectId, b));
+      return handlers.heartbeat(projectId, message.body);
     case "logs":
-      return dispatch(payloads.logs, json, (b) => handlers.logs(projectId, b));
+      return handlers.logs(projectId, message.body);
     case "configStatus":
-      return dispatch(payloads.configStatus, json, (b) => handlers.configStatus(projectId, b));
+      return handlers.configStatus(projectId, message.body);
     case "status":
-      return dispatch(payloads.status, json, (b) => handlers.status(projectId, b));
-    default:
-      return;
+      return handlers.status(projectId, message.body);
   }
 }

@@ -29,8 +29,10 @@ export function mosquittoPub(
   topic: string,
   message: string,
   qos: 0 | 1 = 1,
+  retain = false,
 ): Promise<Outcome> {
   const args = [...connectArgs(port, c), "-t", topic, "-m", message, "-q", String(qos)];
+  if (retain) args.push("-r");
   return new Promise((resolve) =>
     execFile("mosquitto_pub", args, { timeout: 10_000 }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;

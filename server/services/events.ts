@@ -36,6 +36,11 @@ type EventMap = {
   deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
   /** An agent reported `online`, or `offline` (a clean stop, or the broker's last will for it). */
   agentStatus: [{ projectId: string; status: "online" | "offline" }];
+  /**
+   * A user's role or project assignment changed; live connections re-read what the user may see
+   * (a deactivation or a changed password is `sessionRevoked` instead).
+   */
+  accessChanged: [{ userId: string }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
 };

@@ -20,7 +20,7 @@ export function setUserProjects(
 ): UserDto {
   const wanted = [...new Set(projectIds)];
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  const dto = ctx.db.transaction((tx) => {
     const user = getUserRow(tx, userId);
     assertMayManage(auth, user);
     if (wanted.length > 0) {
@@ -51,4 +51,7 @@ export function setUserProjects(
     });
     return after;
   });
+  // After commit: live MQTT subscriptions under a removed project end at once.
+  ctx.events.emit("accessChanged", { userId });
+  return dto;
 }

@@ -76,8 +76,9 @@ export async function updateUser(
       // The hash never enters the log; only the fact that the password changed.
       after: { ...afterDto, password_changed: passwordChanged },
     });
-    return { dto: afterDto, revoke };
+    return { dto: afterDto, revoke, roleChanged: before.role !== after.role };
   });
   if (result.revoke) ctx.events.emit("sessionRevoked", { sessionId: null, userId });
+  else if (result.roleChanged) ctx.events.emit("accessChanged", { userId });
   return result.dto;
 }

@@ -1,0 +1,92 @@
+import type { Client } from "aedes";
+import { sessionIsLive } from "../services/auth/sessions.ts";
+import type { ServiceContext } from "../services/context.ts";
+import { maySubscribe } from "./access.ts";
+import type { ConnectionRegistry } from "./connection-registry.ts";
+import { principalOf, setPrincipal } from "./principal.ts";
+import { currentUserAuth } from "./user-access.ts";
+
+/**
+ * Keeps open connections within their access as it changes, from the services' events (emitted
+ * after commit), as the WebSocket stream does: a revoked session, a deactivated user or a rotated
+ * agent token ends the connection; a changed role or project assignment drops, at once, every
+ * subscription the user may no longer hold.
+ */
+export class AccessWatch {
+  readonly #ctx: ServiceContext;
+  readonly #registry: ConnectionRegistry;
+
+  constructor(ctx: ServiceContext, registry: ConnectionRegistry) {
+    this.#ctx = ctx;
+    this.#registry = registry;
+  }
+
+  start(): void {
+    this.#ctx.events.on("sessionRevoked", this.#onSessionRevoked);
+    this.#ctx.events.on("accessChanged", this.#onAccessChanged);
+    this.#ctx.events.on("agentTokenRotated", this.#onAgentTokenRotated);
+  }
+
+  stop(): void {
+    this.#ctx.events.off("sessionRevoked", this.#onSessionRevoked);
+    this.#ctx.events.off("accessChanged", this.#onAccessChanged);
+    this.#ctx.events.off("agentTokenRotated", this.#onAgentTokenRotated);
+  }
+
+  /**
+   * Re-reads a person's access and drops the subscriptions it no longer allows. False, and the
+   * connection is closed, once the token has expired or the session ended.
+   */
+  recheck(client: Client): boolean {
+    const p = principalOf(client);
+    if (p?.kind !== "user") return true;
+    const auth = currentUserAuth(this.#ctx, p.auth);
+    if (!auth) {
+      this.#ctx.logger.info("mqtt user's access ended: disconnecting", { user_id: p.auth.userId });
+      client.close();
+      return false;
+    }
+    const now = { kind: "user" as const, auth };
+    setPrincipal(client, now);
+    const dropped = this.#registry.grantedFilters(client).filter((f) => !maySubscribe(now, f));
+    if (dropped.length > 0) {
+      this.#ctx.logger.info("mqtt subscriptions dropped after an access change", {
+        user_id: auth.userId,
+        filters: dropped,
+      });
+      // No messageId: aedes unsubscribes without writing an UNSUBACK the client never asked for.
+      // The callback is required: aedes calls it unconditionally.
+      client.unsubscribe({ cmd: "unsubscribe", unsubscriptions: dropped }, (err) => {
+        if (err) this.#ctx.logger.warn("mqtt unsubscribe failed", { error: err.message });
+      });
+    }
+    return true;
+  }
+
+  readonly #onSessionRevoked = (): void => {
+    for (const c of this.#registry.clients()) {
+      const p = principalOf(c);
+      if (p?.kind === "user" && !sessionIsLive(this.#ctx, p.auth.sessionId)) {
+        this.#ctx.logger.info("session revoked: disconnecting mqtt user", { user_id: p.auth.userId });
+        c.close();
+      }
+    }
+  };
+
+  readonly #onAccessChanged = ({ userId }: { userId: string }): void => {
+    for (const c of this.#registry.clients()) {
+      const p = principalOf(c);
+      if (p?.kind === "user" && p.auth.userId === userId) this.recheck(c);
+    }
+  };
+
+  readonly #onAgentTokenRotated = ({ projectId }: { projectId: string }): void => {
+    for (const c of this.#registry.clients()) {
+      const p = principalOf(c);
+      if (p?.kind === "agent" && p.projectId === projectId) {
+        this.#ctx.logger.info("agent token rotated: disconnecting agent", { project_id: projectId });
+        c.close();
+      }
+    }
+  };
+}

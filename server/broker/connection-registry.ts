@@ -1,0 +1,137 @@
+import type { Duplex } from "node:stream";
+import type { Client } from "aedes";
+import { type Principal, principalOf } from "./principal.ts";
+
+/** Connection limits (issue 8 §2, Low). Only maxPacketBytes is configuration (MQTT_MAX_PACKET_BYTES). */
+export type BrokerLimits = {
+  /** Largest inbound packet, fixed header included; a larger one closes the connection. */
+  maxPacketBytes: number;
+  /** Sockets that have not authenticated yet (no CONNECT, or CONNECT being checked); more are closed at once. */
+  maxPendingConnections: number;
+  /** How long a socket may stay before its CONNECT arrives. */
+  connectTimeoutMs: number;
+  /** Simultaneous connections of one person (HMIs, scripts); agents have one per project. */
+  maxConnectionsPerUser: number;
+};
+
+export const DEFAULT_BROKER_LIMITS: Omit<BrokerLimits, "maxPacketBytes"> = {
+  maxPendingConnections: 64,
+  connectTimeoutMs: 10_000,
+  maxConnectionsPerUser: 10,
+};
+
+/**
+ * Who is connected: sockets still waiting to authenticate, then each authenticated client with the
+ * subscriptions it was granted (so they can be re-checked when its user's access changes) and, for
+ * a person, the timer that ends the connection at the access token's expiry.
+ */
+export class ConnectionRegistry {
+  readonly #limits: BrokerLimits;
+  readonly #pending = new Set<Duplex>();
+  readonly #clients = new Set<Client>();
+  readonly #filters = new Map<Client, Set<string>>();
+  readonly #expiry = new Map<Client, NodeJS.Timeout>();
+  /** Agent connections replaced by a newer one: their last will is not published (the agent is online). */
+  readonly #superseded = new WeakSet<Client>();
+
+  constructor(limits: BrokerLimits) {
+    this.#limits = limits;
+  }
+
+  get pendingCount(): number {
+    return this.#pending.size;
+  }
+
+  /** A new socket; false when too many are already waiting to authenticate. */
+  admit(stream: Duplex): boolean {
+    if (this.#pending.size >= this.#limits.maxPendingConnections) return false;
+    this.#pending.add(stream);
+    stream.once("close", () => this.#pending.delete(stream));
+    return true;
+  }
+
+  /** True while the client's socket is open; false if it went away during authentication. */
+  authenticated(client: Client): boolean {
+    const conn = client.conn;
+    if (client.closed || conn.destroyed) return false;
+    this.#pending.delete(conn);
+    this.#clients.add(client);
+    conn.once("close", () => this.#forget(client));
+    return true;
+  }
+
+  /** Authenticated clients, in connection order. */
+  clients(): Client[] {
+    return [...this.#clients];
+  }
+
+  /** Open connections of one person. */
+  userConnections(userId: string): number {
+    let n = 0;
+    for (const c of this.#clients) {
+      const p = principalOf(c);
+      if (p?.kind === "user" && p.auth.userId === userId) n++;
+    }
+    return n;
+  }
+
+  /** Other connections of the agent of `projectId`, which a new one replaces. */
+  agentConnections(projectId: string, except: Client): Client[] {
+    return [...this.#clients].filter((c) => {
+      const p: Principal | undefined = principalOf(c);
+      return c !== except && p?.kind === "agent" && p.projectId === projectId;
+    });
+  }
+
+  supersede(client: Client): void {
+    this.#superseded.add(client);
+  }
+
+  isSuperseded(client: Client): boolean {
+    return this.#superseded.has(client);
+  }
+
+  granted(client: Client, filter: string): void {
+    if (!this.#clients.has(client)) return;
+    let filters = this.#filters.get(client);
+    if (!filters) {
+      filters = new Set();
+      this.#filters.set(client, filters);
+    }
+    filters.add(filter);
+  }
+
+  unsubscribed(client: Client, filters: readonly string[]): void {
+    const held = this.#filters.get(client);
+    for (const f of filters) held?.delete(f);
+  }
+
+  grantedFilters(client: Client): string[] {
+    return [...(this.#filters.get(client) ?? [])];
+  }
+
+  /** Calls `expire` at `atMs` by `now()`, re-arming if the wall-clock timer fires early. */
+  expireAt(client: Client, atMs: number, now: () => number, expire: () => void): void {
+    clearTimeout(this.#expiry.get(client));
+    const delay = Math.max(0, Math.min(atMs - now(), 2 ** 31 - 1));
+    const timer = setTimeout(() => {
+      this.#expiry.delete(client);
+      if (now() >= atMs) expire();
+      else this.expireAt(client, atMs, now, expire);
+    }, delay).unref();
+    this.#expiry.set(client, timer);
+  }
+
+  /** Every socket, authenticated or not (for stop()). */
+  closeAll(): void {
+    for (const stream of this.#pending) stream.destroy();
+    for (const client of this.#clients) client.close();
+  }
+
+  #forget(client: Client): void {
+    this.#clients.delete(client);
+    this.#filters.delete(client);
+    clearTimeout(this.#expiry.get(client));
+    this.#expiry.delete(client);
+  }
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { PacketBoundaries } from "./packet-size-guard.ts";
+
+/** One packet: type byte, Remaining Length (MQTT 3.1.1 §2.2.3, 7 bits a byte), then the body. */
+function packet(typeByte: number, bodyBytes: number): Buffer {
+  const length: number[] = [];
+  let n = bodyBytes;
+  do {
+    let byte = n % 128;
+    n = Math.floor(n / 128);
+    if (n > 0) byte |= 0x80;
+    length.push(byte);
+  } while (n > 0);
+  return Buffer.concat([Buffer.from([typeByte, ...length]), Buffer.alloc(bodyBytes, 0x61)]);
+}
+const publish = (bodyBytes: number) => packet(0x30, bodyBytes);
+const pingreq = packet(0xc0, 0);
+
+describe("PacketBoundaries", () => {
+  it("lets packets up to the limit through, whatever the chunking", () => {
+    const stream = Buffer.concat([publish(10), pingreq, publish(200), publish(16_000), pingreq]);
+    expect(stream.length).toBeGreaterThan(16_000);
+    for (const size of [1, 2, 3, 7, 64, 4096, stream.length]) {
+      const b = new PacketBoundaries(16_100);
+      for (let i = 0; i < stream.length; i += size) {
+        expect(b.feed(stream.subarray(i, i + size)), `chunks of ${size}`).toBeNull();
+      }
+    }
+  });
+
+  it("reports the first packet over the limit from its fixed header, before its body", () => {
+    const small = publish(10);
+    const large = publish(5 * 1024 * 1024);
+    const b = new PacketBoundaries(4 * 1024 * 1024);
+    expect(b.feed(small)).toBeNull();
+    // Only the fixed header of the large packet: 1 type byte + 4 length bytes.
+    expect(b.feed(large.subarray(0, 3))).toBeNull();
+    expect(b.feed(large.subarray(3, 5))).toBe(large.length);
+  });
+
+  it("counts the fixed header in the size (MQTT 5 Maximum Packet Size)", () => {
+    const p = publish(100);
+    expect(new PacketBoundaries(p.length).feed(p)).toBeNull();
+    expect(new PacketBoundaries(p.length - 1).feed(p)).toBe(p.length);
+  });
+
+  it("refuses a Remaining Length longer than four bytes [MQTT-2.2.3]", () => {
+    expect(new PacketBoundaries(1 << 30).feed(Buffer.from([0x30, 0xff, 0xff, 0xff, 0xff, 0x01]))).toBe(-1);
+  });
+});
