@@ -6,6 +6,12 @@ const MAX_PENDING = 1000;
 /** The logs topic's limits (shared/mqtt/topics.ts): one longer entry would void its whole batch. */
 const MAX_MESSAGE = 4000;
 const MAX_CATEGORY = 64;
+/**
+ * The JSON bytes of entries in one logs message: far below the broker's packet limit
+ * (MQTT_MAX_PACKET_BYTES, 4 MiB by default), which closes the connection of a larger publish. 500
+ * entries of 4,000 escaped control characters would otherwise be about 12 MB.
+ */
+export const MAX_BATCH_BYTES = 512 * 1024;
 
 /**
  * The agent's log: one JSON line per entry on stdout (journald keeps it), and a bounded queue of
@@ -37,9 +43,21 @@ export class AgentLog {
     });
   }
 
-  /** Takes up to `max` queued entries for forwarding, with a note of any that overflowed. */
+  /**
+   * Takes up to `max` queued entries, and at most MAX_BATCH_BYTES of their JSON, for forwarding,
+   * with a note of any that overflowed. The first entry is always taken: one entry is at most
+   * about 24 kB.
+   */
   take(max = 500): AgentLogEntry[] {
-    const out = this.#pending.splice(0, max);
+    let count = 0;
+    let bytes = 0;
+    for (const entry of this.#pending) {
+      if (count >= max) break;
+      bytes += Buffer.byteLength(JSON.stringify(entry)) + 1;
+      if (count > 0 && bytes > MAX_BATCH_BYTES) break;
+      count += 1;
+    }
+    const out = this.#pending.splice(0, count);
     if (this.#overflow > 0) {
       out.unshift({
         level: "warn",
