@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../services/auth/tokens.ts";
 import { TestServer } from "../testing/harness.ts";
@@ -22,7 +23,7 @@ const USER_PASSWORD = "password-for-tests";
  * WebSocket stream does: unassignment, demotion and deactivation drop what is no longer allowed at
  * once, and the connection ends at the access token's expiry.
  */
-describe.skipIf(mosquittoMissing !== undefined)("MQTT access follows the user's access", () => {
+requirePeer("mosquitto-clients", mosquittoMissing).describe("MQTT access follows the user's access", () => {
   let t: TestServer;
   let port: number;
   let a: AgentProject;
@@ -167,10 +168,3 @@ describe.skipIf(mosquittoMissing !== undefined)("MQTT access follows the user's 
     }
   });
 });
-
-const skipReason = mosquittoMissing;
-if (skipReason) {
-  describe("MQTT access follows the user's access", () => {
-    it.skip(skipReason, () => {});
-  });
-}

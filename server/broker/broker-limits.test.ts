@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { connect, type Socket } from "node:net";
 import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { TestServer } from "../testing/harness.ts";
 import { MqttBroker } from "./broker.ts";
@@ -20,7 +21,7 @@ import {
 const MiB = 1024 * 1024;
 
 /** Issue 8 §2 (Medium, Low): packet size, retain, payload schemas, connection caps. */
-describe.skipIf(mosquittoMissing !== undefined)("broker limits", () => {
+requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () => {
   let t: TestServer;
   let port: number;
   let admin: Credentials;
@@ -277,10 +278,3 @@ describe.skipIf(mosquittoMissing !== undefined)("broker limits", () => {
     });
   });
 });
-
-const skipReason = mosquittoMissing;
-if (skipReason) {
-  describe("broker limits", () => {
-    it.skip(skipReason, () => {});
-  });
-}
