@@ -134,8 +134,9 @@ export class CaudalServer {
     this.#wss = new WebSocketServer({
       noServer: true,
       perMessageDeflate: false,
-      // Agent batches over MQTT/WebSocket can be large (up to 5,000 points).
-      maxPayload: 16 * 1024 * 1024,
+      // The largest MQTT packet the broker takes (plus its 5-byte fixed header): a larger WebSocket
+      // message is refused before it is buffered whole. The live stream's client messages are tiny.
+      maxPayload: config.MQTT_MAX_PACKET_BYTES + 5,
       // MQTT over WebSocket requires the "mqtt" subprotocol to be echoed (MQTT 3.1.1 §6).
       handleProtocols: (protocols) => (protocols.has("mqtt") ? "mqtt" : false),
     });
