@@ -121,6 +121,23 @@ describe("live telemetry stream", () => {
     ws.close();
   });
 
+  it("follows a change of the user's project assignment at once, without waiting for the periodic check", async () => {
+    const admin = await t.admin();
+    const operador = await t.userWithRole("operador", [a]);
+    const { ws, messages } = await mustOpen(t.baseUrl, { token: operador.token });
+    const moved = await t.request(`/api/admin/users/${operador.id}/projects`, {
+      method: "PUT",
+      token: admin.token,
+      body: { project_ids: [b] },
+    });
+    expect(moved.status).toBe(200);
+    emit(telemetry(a, 1));
+    emit(telemetry(b, 2));
+    await messages.waitFor(isMarker(2));
+    expect(projectsOf(messages)).toEqual([b]);
+    ws.close();
+  });
+
   it("closes 4403 when the filtered project is no longer one of the user's", async () => {
     const admin = await t.admin();
     const operador = await t.userWithRole("operador", [a]);

@@ -67,6 +67,7 @@ export class LiveTelemetry {
     events.on("telemetry", this.#onTelemetry);
     events.on("alarm", this.#onAlarm);
     events.on("sessionRevoked", this.#onSessionRevoked);
+    events.on("accessChanged", this.#onAccessChanged);
     this.#timers = [
       setInterval(() => this.heartbeat(), this.#options.pingIntervalMs).unref(),
       setInterval(() => this.checkSessions(), this.#options.sessionCheckIntervalMs).unref(),
@@ -81,6 +82,7 @@ export class LiveTelemetry {
     events.off("telemetry", this.#onTelemetry);
     events.off("alarm", this.#onAlarm);
     events.off("sessionRevoked", this.#onSessionRevoked);
+    events.off("accessChanged", this.#onAccessChanged);
     for (const timer of this.#timers) clearInterval(timer);
     this.#timers = [];
     clearTimeout(this.#flushHandle);
@@ -193,6 +195,11 @@ export class LiveTelemetry {
     }
     return { clients: this.#clients.size, queuedFrames, queuedBytes, bufferedBytes, sent, dropped };
   }
+
+  /** A role or assignment change applies at once, not at the next periodic check. */
+  readonly #onAccessChanged = (): void => {
+    this.checkSessions();
+  };
 
   readonly #onTelemetry = (event: TelemetryEvent): void => {
     this.#publish(event.projectId, () => telemetryFrame(event).data);
