@@ -197,8 +197,14 @@ describe("first contact with npm start", () => {
       }
     }
     // The root endpoints table.
-    const table = readme.slice(readme.indexOf("| Path | What |"), readme.indexOf("## Architecture"));
-    const paths = [...new Set(table.match(/`(?:GET )?(\/[a-z./]+)`/g) ?? [])].map((p) =>
+    const section = readme.slice(readme.indexOf("| Path | What |"), readme.indexOf("## Architecture"));
+    // The first cell of each row: the prose after the table names `/api` as a prefix, not a page.
+    const pathCells = section
+      .split("\n")
+      .filter((line) => line.startsWith("| `"))
+      .map((line) => line.split(" | ")[0])
+      .join("\n");
+    const paths = [...new Set(pathCells.match(/`(?:GET )?(\/[a-z./]+)`/g) ?? [])].map((p) =>
       p.replace(/`|GET /g, ""),
     );
     expect(paths).toEqual(["/health", "/metrics", "/docs", "/docs/openapi.yaml", "/docs/openapi.json"]);
@@ -207,7 +213,7 @@ describe("first contact with npm start", () => {
     const health = z
       .object({ services: z.record(z.string(), z.unknown()) })
       .parse(await (await fetch(`${base}/health`)).json());
-    const documented = /services: \{([a-z, ]+)\}/.exec(table)?.[1]?.split(", ") ?? [];
+    const documented = /services: \{([a-z, ]+)\}/.exec(section)?.[1]?.split(", ") ?? [];
     expect(documented.sort()).toEqual(Object.keys(health.services).sort());
     // The commands: log in with the demo file, follow the agent's MQTT traffic.
     const commands =
