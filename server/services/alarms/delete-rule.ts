@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { alertRules } from "../../db/schema/index.ts";
+import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -33,5 +34,6 @@ export function deleteAlertRule(ctx: ServiceContext, auth: AuthContext, id: stri
     return { projectId: before.projectId, returned: returned.map((r) => ({ ...r, ruleId: null })) };
   });
   alarmEngineOf(ctx)?.rulesChanged(projectId, id);
+  configChanged(ctx, projectId);
   publishAlarms(ctx, "cleared", returned);
 }

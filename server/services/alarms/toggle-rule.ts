@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { alertRules } from "../../db/schema/index.ts";
+import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -39,6 +40,7 @@ export function toggleAlertRule(ctx: ServiceContext, auth: AuthContext, id: stri
     return { dto, returned };
   });
   alarmEngineOf(ctx)?.rulesChanged(dto.project_id, id);
+  configChanged(ctx, dto.project_id);
   publishAlarms(ctx, "cleared", returned);
   return dto;
 }
