@@ -113,7 +113,9 @@ describe("edge projects: CRUD", () => {
       is_active: true,
       created_at: created.body.created_at,
     });
-    expect((await t.request<Project>(`/api/edge/projects/${id}`, { token })).body).toMatchObject(replaced.body);
+    expect((await t.request<Project>(`/api/edge/projects/${id}`, { token })).body).toMatchObject(
+      replaced.body,
+    );
   });
 
   it("DELETE answers 204, then the project is gone (404 on GET, PUT, DELETE, full)", async () => {
