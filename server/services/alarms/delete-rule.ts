@@ -11,7 +11,8 @@ import { toAlertRuleDto } from "./rule-dto.ts";
 import { visibleRule } from "./visible.ts";
 
 /**
- * Deletes a rule. Its active alarms return to normal first; every alarm it raised keeps its row
+ * Deletes a rule. Its active server-raised alarms return to normal first (the agent's, when it
+ * applies the deployment without the rule: returnRuleAlarms); every alarm it raised keeps its row
  * and history, with rule_id set to null by the foreign key (alarm history is never deleted).
  */
 export function deleteAlertRule(ctx: ServiceContext, auth: AuthContext, id: string): void {

@@ -12,8 +12,9 @@ import { visibleRule } from "./visible.ts";
 
 /**
  * Spec §3: PATCH /alert-rules/{id}/toggle flips is_enabled. Disabling returns the rule's active
- * alarms to normal in the same transaction (a disabled rule raises nothing and holds nothing);
- * enabling starts evaluation from normal.
+ * server-raised alarms to normal in the same transaction (a disabled rule raises nothing and holds
+ * nothing); the agent's return when it applies the deployment (returnRuleAlarms). Enabling starts
+ * evaluation from normal.
  */
 export function toggleAlertRule(ctx: ServiceContext, auth: AuthContext, id: string): AlertRuleDto {
   const now = ctx.clock.now();
