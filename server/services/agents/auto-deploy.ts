@@ -57,8 +57,9 @@ export class AutoDeploy {
   #deploy(projectId: string): void {
     try {
       const d = autoDeployProject(this.#ctx, projectId);
+      // The activity log already tells people about every deployment; this line says why it was made.
       if (d) {
-        this.#ctx.logger.info("configuration deployed automatically", {
+        this.#ctx.logger.debug("configuration deployed automatically", {
           project_id: projectId,
           version: d.version,
           config_hash: d.config_hash,
