@@ -198,7 +198,8 @@ export class CaudalAgent {
     const variableIds = new Set(config.devices.flatMap((d) => d.variables.map((v) => v.id)));
     this.#filter.retain(variableIds);
     for (const id of this.#lastValues.keys()) if (!variableIds.has(id)) this.#lastValues.delete(id);
-    this.#alarms.setRules(config.alert_rules, this.#o.now());
+    const cleared = this.#alarms.setRules(config.alert_rules, this.#o.now());
+    if (cleared.length > 0) this.#enqueue({ series: [], alarms: cleared });
     this.#pollers = config.devices.map(
       (device) =>
         new DevicePoller(device, this.#o.drivers, {
@@ -296,7 +297,11 @@ export class CaudalAgent {
       series.set(variable.alias, s);
     }
     if (series.size === 0 && alarms.length === 0) return;
-    const body = { series: [...series.values()], alarms };
+    this.#enqueue({ series: [...series.values()], alarms });
+  }
+
+  /** Stores a batch in the outbox and, when connected, tells the sync client to send it. */
+  #enqueue(body: { series: SeriesPoints[]; alarms: AlarmTransition[] }): void {
     const connected = this.#sync?.connected ?? false;
     const seq = this.store.outbox.append(body, this.#o.now(), !connected);
     this.metrics.storedPoints.inc(body.series.reduce((n, s) => n + s.points.length, 0));

@@ -12,6 +12,7 @@ import { createMetricsRegistry } from "./http/metrics.ts";
 import { openRequestLogFile, type RequestLogFile } from "./http/request-log.ts";
 import { loadKeys } from "./keys.ts";
 import type { Logger } from "./logger.ts";
+import { AutoDeploy } from "./services/agents/auto-deploy.ts";
 import { AlarmEngine } from "./services/alarms/engine.ts";
 import { type Clock, type ServiceContext, systemClock } from "./services/context.ts";
 import { EventBus } from "./services/events.ts";
@@ -27,6 +28,8 @@ export type CaudalServerOptions = {
   clock?: Clock;
   /** Live stream tuning (tests shorten the ping and session-check intervals). */
   live?: Partial<LiveTelemetryOptions>;
+  /** Quiet time after the last configuration change before the automatic deployment (default 2 s). */
+  autoDeployDelayMs?: number;
 };
 
 /** caudal-server: the constructor only assigns; start() opens the database and ports, stop() closes them. */
@@ -43,6 +46,7 @@ export class CaudalServer {
   #broker: MqttBroker | undefined;
   #requestLog: RequestLogFile | undefined;
   #activity: ActivityLog | undefined;
+  #autoDeploy: AutoDeploy | undefined;
 
   constructor(options: CaudalServerOptions) {
     this.#options = options;
@@ -60,6 +64,11 @@ export class CaudalServer {
   }
 
   /** The alarm engine (rule evaluation on telemetry, comm_loss timer). */
+  get autoDeploy(): AutoDeploy {
+    if (!this.#autoDeploy) throw new Error("server not started");
+    return this.#autoDeploy;
+  }
+
   get alarms(): AlarmEngine {
     if (!this.#alarms) throw new Error("server not started");
     return this.#alarms;
@@ -114,6 +123,9 @@ export class CaudalServer {
     this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx));
     await this.#broker.start(config.MQTT_PORT, config.HOST);
     const broker = this.#broker;
+    // After the broker: it publishes each automatic deployment retained to the agent.
+    this.#autoDeploy = new AutoDeploy(this.#ctx, this.#options.autoDeployDelayMs);
+    this.#autoDeploy.start();
     this.#requestLog = config.REQUEST_LOG_FILE
       ? openRequestLogFile(config.REQUEST_LOG_FILE, config.LOG_LEVEL, logger)
       : undefined;
@@ -172,6 +184,9 @@ export class CaudalServer {
     }
     await this.#requestLog?.close();
     this.#requestLog = undefined;
+    // No more changes arrive once HTTP is closed; pending automatic deployments are dropped (start() checks again).
+    this.#autoDeploy?.stop();
+    this.#autoDeploy = undefined;
     // After HTTP; before telemetry stops, so a batch being handled still commits.
     await this.#broker?.stop();
     this.#broker = undefined;

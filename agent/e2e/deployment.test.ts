@@ -9,7 +9,8 @@ describe("deployment: configuration over MQTT, history, and the last applied con
   let agent: CaudalAgent;
   let dir: string;
   beforeAll(async () => {
-    p = await Pipeline.start({ pollIntervalMs: 100 });
+    // Deployed by hand: this suite counts versions.
+    p = await Pipeline.start({ pollIntervalMs: 100, autoDeploy: false });
     token = (await p.t.admin()).token;
     dir = p.agentDir();
     agent = p.newAgent(dir);
@@ -32,6 +33,28 @@ describe("deployment: configuration over MQTT, history, and the last applied con
   };
   const removeDevice = async (id: string) =>
     expect((await p.t.request(`/api/edge/devices/${id}`, { method: "DELETE", token })).status).toBe(204);
+  /** A deploy of an unchanged configuration makes no new version: toggling a rule changes it. */
+  let ruleId: string | undefined;
+  const changeConfig = async () => {
+    if (!ruleId) {
+      const res = await p.t.request<{ id: string }>("/api/alert-rules", {
+        token,
+        body: {
+          project_id: p.projectId,
+          name: "High pressure",
+          variable_alias: "wellhead_pressure",
+          condition: "gt",
+          threshold: 1e9,
+          severity: "warning",
+        },
+      });
+      expect(res.status).toBe(201);
+      ruleId = res.body.id;
+      return;
+    }
+    const res = await p.t.request(`/api/alert-rules/${ruleId}/toggle`, { method: "PATCH", token });
+    expect(res.status).toBe(200);
+  };
 
   it("deploy → applied: version, content hash, status and timestamps in the history", async () => {
     const d = await p.deploy();
@@ -94,11 +117,12 @@ describe("deployment: configuration over MQTT, history, and the last applied con
   });
 
   it("two deployments in a row are applied one after the other, leaving one set of pollers", async () => {
-    // Sent together, the two configs reach the agent in one read: their applies must not overlap.
-    const [first, second] = (await Promise.all([p.deploy(), p.deploy()])).sort(
-      (a, b) => a.version - b.version,
-    );
-    if (!first || !second) throw new Error("two deployments expected");
+    // Sent back to back, the two configs reach the agent in one read: their applies must not overlap.
+    await changeConfig();
+    const first = await p.deploy();
+    await changeConfig();
+    const second = await p.deploy();
+    expect(second.version).toBe(first.version + 1);
     await p.waitDeployment(second.id);
     expect(agent.status().config?.version).toBe(second.version);
     // Measure the Modbus request rate: one poller (4 tags in one read every 100 ms) is ~10 requests/s.
@@ -126,7 +150,9 @@ describe("deployment: configuration over MQTT, history, and the last applied con
     expect(refusals[0]).toMatch(/^deployment v3 refused, keeping the current configuration: .+…$/);
     expect(refusals[0]).toHaveLength(4000);
     expect(refusals[1]).toContain("deployment v2 refused, keeping the current configuration: device");
+    await changeConfig();
     const missed = await p.deploy();
+    await changeConfig();
     const latest = await p.deploy();
     agent = p.newAgent(dir);
     await agent.start();

@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Payload, topics } from "../../shared/mqtt/topics.ts";
 import { Pipeline, waitFor } from "./pipeline.ts";
 
-type Health = { status: string; reasons: string[]; last_seen: string; uptime_seconds: number };
+type Health = {
+  status: string;
+  reasons: string[];
+  last_seen: string;
+  uptime_seconds: number;
+  config: { version: number | null; hash: string | null } | null;
+};
 type LogEntry = { id: string; level: string; category: string; message: string; timestamp: string };
 
 describe("agent health and logs", () => {
@@ -31,10 +37,16 @@ describe("agent health and logs", () => {
     await agent.start();
     const plcPort = p.plc.port;
     try {
-      await p.waitDeployment((await p.deploy()).id);
+      const deployed = await p.waitDeployment((await p.deploy()).id);
       p.moveWell(50);
       const online = await healthIs("online");
       expect(online.reasons).toEqual([]);
+      // The configuration the agent runs, from its heartbeat (issue 8 §4).
+      const running = await waitFor("the running version in health", async () => {
+        const h = await health();
+        return h.config?.version === deployed.version ? h.config : undefined;
+      });
+      expect(running).toEqual({ version: deployed.version, hash: deployed.config_hash });
       expect(Date.parse(online.last_seen)).toBeLessThanOrEqual(p.t.clock.now().getTime());
 
       await p.plc.close();

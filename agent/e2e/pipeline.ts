@@ -35,12 +35,21 @@ export class Pipeline {
     this.agentToken = ids.agentToken;
   }
 
-  static async start(options: { pollIntervalMs?: number } = {}): Promise<Pipeline> {
+  /** `autoDeploy: false` for tests that deploy by hand and count versions (the project default is true). */
+  static async start(options: { pollIntervalMs?: number; autoDeploy?: boolean } = {}): Promise<Pipeline> {
     const t = await TestServer.start();
     const plc = new ModbusTcpServer();
     await plc.listen(0);
     const { token } = await t.admin();
     const projectId = await t.project();
+    if (options.autoDeploy === false) {
+      const put = await t.request(`/api/edge/projects/${projectId}`, {
+        method: "PUT",
+        token,
+        body: { name: "Pipeline", auto_deploy: false },
+      });
+      if (put.status !== 200) throw new Error(`auto_deploy off: ${put.status} ${put.text}`);
+    }
     const assetId = await t.asset(projectId, "well");
     const device = await t.request<{ id: string }>(`/api/edge/assets/${assetId}/devices`, {
       token,

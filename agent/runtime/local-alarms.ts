@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { evaluate, INITIAL_STATE, type RuleState } from "../../shared/alarms/evaluator.ts";
 import { ruleAlarmMessage } from "../../shared/alarms/message.ts";
+import { ruleRedefined } from "../../shared/alarms/rule.ts";
 import type { AgentRule } from "../../shared/mqtt/agent-config.ts";
 import type { AgentStore, LocalAlarm } from "../store/agent-store.ts";
 import type { AlarmTransition } from "../store/outbox.ts";
@@ -12,33 +13,47 @@ import type { AlarmTransition } from "../store/outbox.ts";
 export class LocalAlarms {
   readonly #store: AgentStore;
   #rulesByAlias = new Map<string, AgentRule[]>();
+  #rulesById = new Map<string, AgentRule>();
   readonly #state = new Map<string, { state: RuleState; alarmId: string | null }>();
 
   constructor(store: AgentStore) {
     this.#store = store;
   }
 
-  setRules(rules: readonly AgentRule[], now: number): void {
+  /**
+   * Runs a new rule set (a deployment, or the stored one at start). Active alarms of rules that
+   * are unchanged stay active. Those of rules removed (deleted or disabled on the server) or
+   * redefined (shared ruleRedefined) return to normal, and the returned `cleared` transitions must
+   * be synced: the agent raised these alarms, so only the agent clears them, and the server
+   * records it (README, "Who clears an alarm"). Nothing held by an old definition is raised again.
+   */
+  setRules(rules: readonly AgentRule[], now: number): AlarmTransition[] {
+    const previous = this.#rulesById;
+    this.#rulesById = new Map(rules.map((r) => [r.id, r]));
     this.#rulesByAlias = new Map();
     for (const r of rules) {
       const list = this.#rulesByAlias.get(r.variable_alias) ?? [];
       list.push(r);
       this.#rulesByAlias.set(r.variable_alias, list);
     }
-    // Active alarms of rules that still exist stay active; the others are returned to normal.
-    const ruleIds = new Set(rules.map((r) => r.id));
     this.#state.clear();
+    const cleared: AlarmTransition[] = [];
     for (const a of this.#store.localAlarms(now)) {
       if (a.returned_at !== null) continue;
-      if (ruleIds.has(a.rule_id)) {
+      const rule = this.#rulesById.get(a.rule_id);
+      // At start there is no previous set: the stored configuration is the one that raised them.
+      const before = previous.get(a.rule_id);
+      if (rule && !(before && ruleRedefined(before, rule))) {
         this.#state.set(`${a.rule_id}|${a.asset_id}`, {
           state: { phase: "active", raisedAt: a.raised_at, lastTs: a.raised_at },
           alarmId: a.id,
         });
       } else {
         this.#store.upsertLocalAlarm({ ...a, returned_at: now });
+        cleared.push(toTransition(a, "cleared", now));
       }
     }
+    return cleared;
   }
 
   /** Evaluates one good reading; returns the transitions to sync. */

@@ -71,6 +71,8 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     name: `${marker} project`,
     description: `${marker} description`,
     location: `${marker} location`,
+    // No automatic deployment lands between the database snapshots the audits compare.
+    auto_deploy: false,
   });
   const projectId = project.id;
   const assets: ProjectTree["assets"] = { well: "", tank: "", pipeline: "", station: "", meter: "" };

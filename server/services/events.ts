@@ -32,6 +32,8 @@ type EventMap = {
   alarm: [AlarmNotice];
   /** A session ended (logout, reuse detection, user disabled). */
   sessionRevoked: [{ sessionId: string | null; userId: string | null }];
+  /** A project's devices, variables or alert rules changed (after commit); see services/agents/auto-deploy.ts. */
+  configChanged: [{ projectId: string }];
   /** A configuration deployment was recorded; the broker publishes it retained to the agent. */
   deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
   /** An agent reported `online`, or `offline` (a clean stop, or the broker's last will for it). */

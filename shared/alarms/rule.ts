@@ -32,6 +32,26 @@ export type EvaluatorRule = {
   delay_seconds: number;
 };
 
+/**
+ * Whether a rule was redefined: a change to what it evaluates. Its active alarms were raised under
+ * a definition that no longer exists, so they return to normal and evaluation restarts (a
+ * condition that still holds raises a fresh alarm). A rename is not a redefinition. The server
+ * (services/alarms/replace-rule.ts) and the agent (runtime/local-alarms.ts) apply the same rule.
+ */
+export function ruleRedefined(
+  before: EvaluatorRule & { variable_alias: string },
+  after: EvaluatorRule & { variable_alias: string },
+): boolean {
+  return (
+    before.variable_alias !== after.variable_alias ||
+    before.condition !== after.condition ||
+    before.threshold !== after.threshold ||
+    before.severity !== after.severity ||
+    before.deadband !== after.deadband ||
+    before.delay_seconds !== after.delay_seconds
+  );
+}
+
 /** The comparison symbol of a condition, for messages. */
 export const CONDITION_SYMBOLS: Record<AlarmCondition, string> = {
   gt: ">",

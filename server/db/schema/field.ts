@@ -13,6 +13,8 @@ export const projects = sqliteTable("projects", {
   lastHealthReport: text("last_health_report", { mode: "json" }),
   /** SHA-256 hex of the current agent token; null until one is issued. */
   agentTokenHash: text("agent_token_hash"),
+  /** Deploy every change to devices, variables and alert rules automatically (debounced). */
+  autoDeploy: flag("auto_deploy").notNull().default(true),
   createdAt: createdAt(),
   updatedAt: instant("updated_at").notNull(),
 });

@@ -15,7 +15,13 @@ const deployRoute = createRoute({
     "Builds the agent configuration (enabled devices and variables, enabled alert rules) with a version and a content hash, records a pending deployment and publishes it retained on `caudal/v1/{project_id}/config`. The agent reports applied or failed.",
   security: bearer,
   request: { params: projectIdParams },
-  responses: { 200: json(deploymentSchema, "Deployment started"), ...errorResponses(400, 401, 403, 404) },
+  responses: {
+    200: json(
+      deploymentSchema,
+      "Deployment started, or the newest deployment when the configuration has not changed since",
+    ),
+    ...errorResponses(400, 401, 403, 404),
+  },
 });
 
 const listRoute = createRoute({

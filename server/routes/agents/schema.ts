@@ -100,6 +100,12 @@ export const healthSchema = z
         dropped_batches: z.number().int(),
       })
       .nullable(),
-    config: z.object({ version: z.number().int().nullable(), hash: z.string().nullable() }).nullable(),
+    config: z
+      .object({ version: z.number().int().nullable(), hash: z.string().nullable() })
+      .nullable()
+      .openapi({
+        description:
+          "The configuration the agent runs, from its heartbeat (nulls before its first deployment). Compare with config_status on GET /edge/projects/{id}.",
+      }),
   })
   .openapi("AgentHealth");

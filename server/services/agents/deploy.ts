@@ -4,6 +4,7 @@ import { type AgentRuntimeConfig, configHash } from "../../../shared/mqtt/agent-
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { alertRules, assets, deployments, devices, projects, variables } from "../../db/schema/index.ts";
 import { notFound } from "../../http/errors.ts";
+import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
@@ -96,49 +97,117 @@ export function buildAgentConfig(ctx: ServiceContext, projectId: string): AgentR
   };
 }
 
+type DeploymentRow = typeof deployments.$inferSelect;
+
+/** The project's newest deployment, or undefined before the first. */
+export function latestDeployment(db: DbOrTx, projectId: string): DeploymentRow | undefined {
+  return db
+    .select()
+    .from(deployments)
+    .where(eq(deployments.projectId, projectId))
+    .orderBy(desc(deployments.version))
+    .limit(1)
+    .get();
+}
+
 /**
- * Records a deployment (pending) with the next version and the config's content hash, then
- * hands it to the broker, which publishes it retained on the project's config topic.
+ * Records a deployment (pending) with the next version and the config's content hash, unless the
+ * newest deployment already carries that hash: then it is the answer and nothing is written, so
+ * a repeated deploy makes no new version. Runs inside the caller's transaction.
  */
-export function deployProject(ctx: ServiceContext, auth: AuthContext, projectId: string): DeploymentDto {
-  assertProjectVisible(auth, projectId);
+function recordDeployment(
+  ctx: ServiceContext,
+  tx: DbOrTx,
+  projectId: string,
+  createdBy: string | null,
+): { row: DeploymentRow; created: boolean } {
+  const config = buildAgentConfig(ctx, projectId);
+  const hash = configHash(config);
+  const last = latestDeployment(tx, projectId);
+  if (last?.configHash === hash) return { row: last, created: false };
   const now = ctx.clock.now();
-  const row = ctx.db.transaction((tx) => {
-    if (!tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
-      throw notFound("project");
-    const config = buildAgentConfig(ctx, projectId);
-    const last = tx
-      .select({ version: deployments.version })
-      .from(deployments)
-      .where(eq(deployments.projectId, projectId))
-      .orderBy(desc(deployments.version))
-      .limit(1)
-      .get();
-    return tx
-      .insert(deployments)
-      .values({
-        id: randomUUID(),
-        projectId,
-        version: (last?.version ?? 0) + 1,
-        configHash: configHash(config),
-        config,
-        status: "pending",
-        error: null,
-        createdBy: auth.userId,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
-  });
+  const row = tx
+    .insert(deployments)
+    .values({
+      id: randomUUID(),
+      projectId,
+      version: (last?.version ?? 0) + 1,
+      configHash: hash,
+      config,
+      status: "pending",
+      error: null,
+      createdBy,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning()
+    .get();
+  return { row, created: true };
+}
+
+/** After commit: the broker publishes the new deployment retained on the project's config topic. */
+function announce(ctx: ServiceContext, row: DeploymentRow): void {
   const message: Payload<"config"> = {
     deployment_id: row.id,
     version: row.version,
     hash: row.configHash,
     config: row.config as AgentRuntimeConfig,
   };
-  ctx.events.emit("deploymentCreated", { projectId, message });
+  ctx.events.emit("deploymentCreated", { projectId: row.projectId, message });
+}
+
+/** POST …/deploy: the new deployment, or the newest one when the configuration has not changed. */
+export function deployProject(ctx: ServiceContext, auth: AuthContext, projectId: string): DeploymentDto {
+  assertProjectVisible(auth, projectId);
+  const { row, created } = ctx.db.transaction((tx) => {
+    if (!tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
+      throw notFound("project");
+    return recordDeployment(ctx, tx, projectId, auth.userId);
+  });
+  if (created) announce(ctx, row);
   return toDeploymentDto(row);
+}
+
+/**
+ * The automatic deployment after a change (services/agents/auto-deploy.ts): only for a project
+ * that still exists with auto_deploy on, and only when the configuration hash changed. Recorded
+ * with no user (created_by null). Returns the new deployment, or null when none was made.
+ */
+export function autoDeployProject(ctx: ServiceContext, projectId: string): DeploymentDto | null {
+  const { row, created } = ctx.db.transaction((tx) => {
+    const project = tx
+      .select({ autoDeploy: projects.autoDeploy })
+      .from(projects)
+      .where(eq(projects.id, projectId))
+      .get();
+    if (!project?.autoDeploy) return { row: null, created: false };
+    // Before the first deployment, an empty configuration has nothing to send.
+    if (!latestDeployment(tx, projectId) && !hasPendingChanges(ctx, projectId, null)) {
+      return { row: null, created: false };
+    }
+    return recordDeployment(ctx, tx, projectId, null);
+  });
+  if (!row || !created) return null;
+  announce(ctx, row);
+  return toDeploymentDto(row);
+}
+
+/**
+ * Whether the project's current configuration differs from the deployed one (`deployedHash`).
+ * Before any deployment the baseline is the empty configuration: a project with nothing to poll
+ * and no rules has nothing pending.
+ */
+export function hasPendingChanges(
+  ctx: ServiceContext,
+  projectId: string,
+  deployedHash: string | null,
+): boolean {
+  const current = configHash(buildAgentConfig(ctx, projectId));
+  return current !== (deployedHash ?? configHash(emptyAgentConfig(projectId)));
+}
+
+function emptyAgentConfig(projectId: string): AgentRuntimeConfig {
+  return { project_id: projectId, devices: [], alert_rules: [] };
 }
 
 export function listDeployments(ctx: ServiceContext, auth: AuthContext, projectId: string): DeploymentDto[] {

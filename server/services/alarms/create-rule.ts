@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { alertRules } from "../../db/schema/index.ts";
+import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -38,5 +39,6 @@ export function createAlertRule(ctx: ServiceContext, auth: AuthContext, input: A
     return created;
   });
   alarmEngineOf(ctx)?.rulesChanged(dto.project_id);
+  configChanged(ctx, dto.project_id);
   return dto;
 }

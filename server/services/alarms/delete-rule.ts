@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { alertRules } from "../../db/schema/index.ts";
+import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -10,7 +11,8 @@ import { toAlertRuleDto } from "./rule-dto.ts";
 import { visibleRule } from "./visible.ts";
 
 /**
- * Deletes a rule. Its active alarms return to normal first; every alarm it raised keeps its row
+ * Deletes a rule. Its active server-raised alarms return to normal first (the agent's, when it
+ * applies the deployment without the rule: returnRuleAlarms); every alarm it raised keeps its row
  * and history, with rule_id set to null by the foreign key (alarm history is never deleted).
  */
 export function deleteAlertRule(ctx: ServiceContext, auth: AuthContext, id: string): void {
@@ -33,5 +35,6 @@ export function deleteAlertRule(ctx: ServiceContext, auth: AuthContext, id: stri
     return { projectId: before.projectId, returned: returned.map((r) => ({ ...r, ruleId: null })) };
   });
   alarmEngineOf(ctx)?.rulesChanged(projectId, id);
+  configChanged(ctx, projectId);
   publishAlarms(ctx, "cleared", returned);
 }

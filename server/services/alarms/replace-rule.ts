@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { alertRules } from "../../db/schema/index.ts";
 import { badRequest } from "../../http/errors.ts";
+import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -52,6 +53,7 @@ export function replaceAlertRule(
     return { dto, returned, redefined };
   });
   alarmEngineOf(ctx)?.rulesChanged(dto.project_id, redefined ? id : undefined);
+  configChanged(ctx, dto.project_id);
   publishAlarms(ctx, "cleared", returned);
   return dto;
 }

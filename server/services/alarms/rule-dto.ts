@@ -1,3 +1,4 @@
+import { ruleRedefined } from "../../../shared/alarms/rule.ts";
 import type { alertRules } from "../../db/schema/index.ts";
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
@@ -37,13 +38,16 @@ export function toAlertRuleDto(row: AlertRuleRow): AlertRuleDto {
 
 /** The fields that decide when an alarm is raised or returns: changing any of them redefines the alarm. */
 export function evaluationChanged(before: AlertRuleRow, after: AlertRuleRow): boolean {
-  return (
-    before.variableAlias !== after.variableAlias ||
-    before.condition !== after.condition ||
-    before.threshold !== after.threshold ||
-    before.severity !== after.severity ||
-    before.deadband !== after.deadband ||
-    before.delaySeconds !== after.delaySeconds ||
-    before.isEnabled !== after.isEnabled
-  );
+  return before.isEnabled !== after.isEnabled || ruleRedefined(evaluated(before), evaluated(after));
+}
+
+function evaluated(r: AlertRuleRow) {
+  return {
+    variable_alias: r.variableAlias,
+    condition: r.condition,
+    threshold: r.threshold,
+    severity: r.severity,
+    deadband: r.deadband,
+    delay_seconds: r.delaySeconds,
+  };
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { alertRules } from "../../db/schema/index.ts";
+import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -11,8 +12,9 @@ import { visibleRule } from "./visible.ts";
 
 /**
  * Spec §3: PATCH /alert-rules/{id}/toggle flips is_enabled. Disabling returns the rule's active
- * alarms to normal in the same transaction (a disabled rule raises nothing and holds nothing);
- * enabling starts evaluation from normal.
+ * server-raised alarms to normal in the same transaction (a disabled rule raises nothing and holds
+ * nothing); the agent's return when it applies the deployment (returnRuleAlarms). Enabling starts
+ * evaluation from normal.
  */
 export function toggleAlertRule(ctx: ServiceContext, auth: AuthContext, id: string): AlertRuleDto {
   const now = ctx.clock.now();
@@ -39,6 +41,7 @@ export function toggleAlertRule(ctx: ServiceContext, auth: AuthContext, id: stri
     return { dto, returned };
   });
   alarmEngineOf(ctx)?.rulesChanged(dto.project_id, id);
+  configChanged(ctx, dto.project_id);
   publishAlarms(ctx, "cleared", returned);
   return dto;
 }

@@ -15,6 +15,7 @@ export type ProjectDto = {
   location: string | null;
   timezone: string;
   is_active: boolean;
+  auto_deploy: boolean;
   last_health_report: AgentHealthReport | null;
   created_at: string;
   updated_at: string;
@@ -76,6 +77,7 @@ export function toProjectDto(row: ProjectRow): ProjectDto {
     location: row.location,
     timezone: row.timezone,
     is_active: row.isActive,
+    auto_deploy: row.autoDeploy,
     last_health_report: parseHealthReport(row.lastHealthReport),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -11,6 +11,7 @@ export type ProjectInput = {
   location?: string | null | undefined;
   timezone?: string | undefined;
   is_active?: boolean | undefined;
+  auto_deploy?: boolean | undefined;
 };
 
 export type AssetInput = {

@@ -5,7 +5,7 @@ import type { ServiceContext } from "../../../services/context.ts";
 import { getProject } from "../../../services/field/projects/get-project.ts";
 import type { Router } from "../../router.ts";
 import { idParams } from "../field-schema.ts";
-import { projectSchema } from "./schema.ts";
+import { projectWithConfigStatusSchema } from "./schema.ts";
 
 const route = createRoute({
   method: "get",
@@ -15,7 +15,7 @@ const route = createRoute({
   security: bearer,
   request: { params: idParams },
   responses: {
-    200: json(projectSchema, "The project"),
+    200: json(projectWithConfigStatusSchema, "The project, with its configuration status"),
     ...errorResponses(400, 401, 403, 404),
   },
 });

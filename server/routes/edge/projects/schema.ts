@@ -22,6 +22,11 @@ export const createProjectRequest = z
         example: DEFAULT_TIMEZONE,
       }),
     is_active: z.boolean().optional().openapi({ default: true }),
+    auto_deploy: z.boolean().optional().openapi({
+      default: true,
+      description:
+        "Deploy every change to the project's devices, variables and alert rules to its agent automatically, about 2 s after the last change of a burst. When false, changes wait for POST /edge/projects/{id}/deploy (config_status shows them pending).",
+    }),
   })
   .openapi("CreateProjectRequest", {
     description: "Create body; PUT takes the same body and replaces (omitted fields reset to defaults).",
@@ -35,6 +40,7 @@ export const projectSchema = z
     location: z.string().nullable(),
     timezone: z.string().openapi({ example: DEFAULT_TIMEZONE }),
     is_active: z.boolean(),
+    auto_deploy: z.boolean(),
     last_health_report: agentHealthReportSchema
       .openapi("AgentHealthReport")
       .nullable()
@@ -51,6 +57,25 @@ const deviceTreeSchema = deviceSchema
 const assetTreeSchema = assetSchema
   .extend({ devices: z.array(deviceTreeSchema) })
   .openapi("EdgeAssetWithDevices");
+
+export const configStatusSchema = z
+  .object({
+    deployed_version: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "null before the first deployment" }),
+    deployed_hash: z.string().nullable(),
+    pending_changes: z.boolean().openapi({
+      description:
+        "The configuration hash of the project's devices, variables and alert rules now differs from the deployed one (before any deployment: from an empty configuration)",
+    }),
+  })
+  .openapi("ConfigStatus");
+
+export const projectWithConfigStatusSchema = projectSchema
+  .extend({ config_status: configStatusSchema })
+  .openapi("EdgeProjectWithConfigStatus");
 
 export const projectTreeSchema = projectSchema
   .extend({ assets: z.array(assetTreeSchema) })

@@ -1,6 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { assets, meterReadings, wellTests } from "../../../db/schema/index.ts";
 import { AppError } from "../../../http/errors.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -15,7 +16,7 @@ import { assetTrees } from "../projects/project-tree.ts";
  */
 export function deleteAsset(ctx: ServiceContext, auth: AuthContext, id: string): void {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
+  const projectId = ctx.db.transaction((tx) => {
     const current = visibleAsset(tx, auth, id);
     const tests = tx.select({ n: count() }).from(wellTests).where(eq(wellTests.assetId, id)).get()?.n ?? 0;
     const readings =
@@ -39,5 +40,7 @@ export function deleteAsset(ctx: ServiceContext, auth: AuthContext, id: string):
       before: before ?? null,
       after: null,
     });
+    return current.projectId;
   });
+  configChanged(ctx, projectId);
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { devices } from "../../../db/schema/index.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { Keys, ServiceContext } from "../../context.ts";
@@ -31,7 +32,7 @@ export function createDevice(
 ): DeviceDto {
   const now = ctx.clock.now();
   const id = randomUUID();
-  return ctx.db.transaction((tx) => {
+  const { result, projectId } = ctx.db.transaction((tx) => {
     const asset = visibleAsset(tx, auth, assetId);
     const columns = deviceColumns(ctx.keys, id, input);
     const row = tx
@@ -50,6 +51,8 @@ export function createDevice(
       before: null,
       after: dto,
     });
-    return dto;
+    return { result: dto, projectId: asset.projectId };
   });
+  configChanged(ctx, projectId);
+  return result;
 }

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { devices } from "../../../db/schema/index.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -9,7 +10,7 @@ import { deviceTree } from "../projects/project-tree.ts";
 /** Spec §4: "its variables removed" (foreign key cascade); the audit entry keeps them. */
 export function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: string): void {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
+  const projectId = ctx.db.transaction((tx) => {
     const current = visibleDevice(tx, auth, id);
     const before = deviceTree(tx, current.device);
     tx.delete(devices).where(eq(devices.id, id)).run();
@@ -23,5 +24,7 @@ export function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: string)
       before,
       after: null,
     });
+    return current.projectId;
   });
+  configChanged(ctx, projectId);
 }

@@ -3,6 +3,7 @@ import type { Protocol } from "../../../../shared/field/data-types.ts";
 import { describeProblems, variableProblems } from "../../../../shared/field/protocol-config.ts";
 import { devices, variables } from "../../../db/schema/index.ts";
 import { badRequest, notFound } from "../../../http/errors.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
@@ -43,7 +44,7 @@ export function replaceDevice(
   input: DeviceInput,
 ): DeviceDto {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  const { result, projectId } = ctx.db.transaction((tx) => {
     const current = visibleDevice(tx, auth, id);
     if (current.device.protocol !== input.protocol) assertVariablesFit(tx, id, input.protocol);
     const row = tx
@@ -64,6 +65,8 @@ export function replaceDevice(
       before: toDeviceDto(current.device),
       after,
     });
-    return after;
+    return { result: after, projectId: current.projectId };
   });
+  configChanged(ctx, projectId);
+  return result;
 }

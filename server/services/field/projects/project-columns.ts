@@ -12,5 +12,6 @@ export function projectColumns(input: ProjectInput) {
     location: optionalText(input.location),
     timezone,
     isActive: input.is_active ?? true,
+    autoDeploy: input.auto_deploy ?? true,
   };
 }

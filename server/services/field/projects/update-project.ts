@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { projects } from "../../../db/schema/index.ts";
 import { notFound } from "../../../http/errors.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -18,7 +19,7 @@ export function replaceProject(
 ): ProjectDto {
   const columns = projectColumns(input);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  const after = ctx.db.transaction((tx) => {
     const before = toProjectDto(visibleProject(tx, auth, id));
     const row = tx
       .update(projects)
@@ -40,4 +41,7 @@ export function replaceProject(
     });
     return after;
   });
+  // Turning auto_deploy on deploys what was pending (auto-deploy skips when nothing changed).
+  configChanged(ctx, id);
+  return after;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { variables } from "../../../db/schema/index.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -18,7 +19,7 @@ export function createVariable(
   const columns = variableColumns(input);
   const now = ctx.clock.now();
   const id = randomUUID();
-  return ctx.db.transaction((tx) => {
+  const { result, projectId } = ctx.db.transaction((tx) => {
     const { device, projectId } = visibleDevice(tx, auth, deviceId);
     assertAddressing(device.protocol, columns);
     assertAliasFree(tx, device.id, columns.alias);
@@ -38,6 +39,8 @@ export function createVariable(
       before: null,
       after: dto,
     });
-    return dto;
+    return { result: dto, projectId };
   });
+  configChanged(ctx, projectId);
+  return result;
 }

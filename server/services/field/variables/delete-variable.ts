@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { variables } from "../../../db/schema/index.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -8,7 +9,7 @@ import { visibleVariable } from "../lookup.ts";
 
 export function deleteVariable(ctx: ServiceContext, auth: AuthContext, id: string): void {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
+  const projectId = ctx.db.transaction((tx) => {
     const current = visibleVariable(tx, auth, id);
     tx.delete(variables).where(eq(variables.id, id)).run();
     appendAudit(tx, {
@@ -21,5 +22,7 @@ export function deleteVariable(ctx: ServiceContext, auth: AuthContext, id: strin
       before: toVariableDto(current.variable),
       after: null,
     });
+    return current.projectId;
   });
+  configChanged(ctx, projectId);
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { variables } from "../../../db/schema/index.ts";
 import { notFound } from "../../../http/errors.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -18,7 +19,7 @@ export function replaceVariable(
 ): VariableDto {
   const columns = variableColumns(input);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  const { result, projectId } = ctx.db.transaction((tx) => {
     const current = visibleVariable(tx, auth, id);
     assertAddressing(current.protocol, columns);
     assertAliasFree(tx, current.variable.deviceId, columns.alias, id);
@@ -40,6 +41,8 @@ export function replaceVariable(
       before: toVariableDto(current.variable),
       after,
     });
-    return after;
+    return { result: after, projectId: current.projectId };
   });
+  configChanged(ctx, projectId);
+  return result;
 }

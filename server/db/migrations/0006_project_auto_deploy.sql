@@ -1,0 +1,1 @@
+ALTER TABLE `projects` ADD `auto_deploy` integer DEFAULT true NOT NULL;
