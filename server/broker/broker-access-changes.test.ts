@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../services/auth/tokens.ts";

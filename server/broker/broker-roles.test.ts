@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { TestServer } from "../testing/harness.ts";
