@@ -3,11 +3,13 @@ import { dnp3DriverOptions } from "./dnp3/device-options.ts";
 import { Dnp3Driver } from "./dnp3/dnp3-driver.ts";
 import type { DriverFactory } from "./driver.ts";
 import { ModbusDriver } from "./modbus/modbus-driver.ts";
+import { S7Driver } from "./s7/s7-driver.ts";
 
-/** Protocols this agent version can poll. OPC UA and S7 come behind the same interface. */
+/** Protocols this agent version can poll. OPC UA comes behind the same interface. */
 const FACTORIES: Partial<Record<Protocol, DriverFactory>> = {
   modbus_tcp: (device, options) => new ModbusDriver(device, options),
   modbus_rtu: (device, options) => new ModbusDriver(device, options),
+  s7: (device, options) => new S7Driver(device, options),
   dnp3: (device, options) => new Dnp3Driver(dnp3DriverOptions(device, options.timeoutMs)),
 };
 
