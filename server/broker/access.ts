@@ -3,7 +3,7 @@ import { roleCan, seesAllProjects } from "../../shared/roles.ts";
 import { type AuthContext, canSeeProject } from "../services/auth/auth-context.ts";
 import type { AgentTopic } from "./messages.ts";
 import type { Principal } from "./principal.ts";
-import { permissionsForFilter, TOPIC_PERMISSION } from "./topic-permissions.ts";
+import { onlyAgentTopics, permissionsForFilter, TOPIC_PERMISSION } from "./topic-permissions.ts";
 
 /** What an agent may publish under its own project. */
 const AGENT_PUBLISHES: readonly AgentTopic[] = ["telemetry", "heartbeat", "logs", "configStatus", "status"];
@@ -46,6 +46,7 @@ export function maySubscribe(p: Principal | undefined, filter: string): boolean 
     return false;
   }
   const rest = project === "#" ? ["#"] : levels.slice(3);
+  if (onlyAgentTopics(rest)) return false;
   return [...permissionsForFilter(rest)].every((perm) => roleCan(p.auth.role, perm));
 }
 
@@ -59,7 +60,9 @@ export function mayReceive(p: Principal | undefined, topic: string, nowMs: numbe
   if (tokenExpired(p.auth, nowMs)) return false;
   const parsed = parseTopic(topic);
   if (!parsed) return false;
-  return canSeeProject(p.auth, parsed.projectId) && roleCan(p.auth.role, TOPIC_PERMISSION[parsed.name]);
+  const permission = TOPIC_PERMISSION[parsed.name];
+  if (permission === "agent-only") return false;
+  return canSeeProject(p.auth, parsed.projectId) && roleCan(p.auth.role, permission);
 }
 
 /** The access token's `exp` (RFC 7519 §4.1.4) has passed. */

@@ -67,18 +67,32 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(watch.messages).toEqual([]);
     });
 
-    it("operador, with telemetry:read and config:read, gets the same filters and the retained messages", async () => {
+    it("operador, with telemetry:read and config:read, gets the same filters and the retained status", async () => {
       const op = await user("operador");
       const watch = await sub(op, [`caudal/v1/${a.id}/#`]);
       expect(watch.subacks).toEqual([[1]]);
-      await until("the retained config and status", () =>
-        [topics.config(a.id), topics.status(a.id)].every((topic) =>
-          watch.messages.some((m) => m.startsWith(`${topic} `)),
-        ),
+      await until("the retained status", () =>
+        watch.messages.some((m) => m.startsWith(`${topics.status(a.id)} `)),
       );
       await mosquittoPub(port, a.agent, topics.heartbeat(a.id), heartbeat("for-operador"));
       await until("the heartbeat", () => watch.messages.some((m) => m.includes("for-operador")));
       await sleep(50);
+      // The retained deployment (it carries the OPC UA password) reaches only the agent.
+      expect(watch.messages.some((m) => m.startsWith(`${topics.config(a.id)} `))).toBe(false);
+    });
+
+    it("no person receives the deployment: the config topic is the agent's alone, even for a superadmin", async () => {
+      const admin = await t.admin();
+      const creds = { username: admin.email, password: admin.token };
+      const exact = await sub(creds, [topics.config(a.id)]);
+      expect(exact.subacks).toEqual([[128]]);
+      const every = await sub(creds, [`caudal/v1/${a.id}/#`, "caudal/v1/#"]);
+      expect(every.subacks).toEqual([[1, 1]]);
+      await until("the retained status", () =>
+        every.messages.some((m) => m.startsWith(`${topics.status(a.id)} `)),
+      );
+      await sleep(200);
+      expect(every.messages.some((m) => m.startsWith(`${topics.config(a.id)} `))).toBe(false);
     });
   },
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { permissionsForFilter } from "./topic-permissions.ts";
+import { onlyAgentTopics, permissionsForFilter } from "./topic-permissions.ts";
 
 const perms = (filter: string) => [...permissionsForFilter(filter.split("/"))].sort();
 
@@ -15,7 +15,8 @@ describe("permissionsForFilter (levels after caudal/v1/{project_id}/)", () => {
     expect(perms("live/+/+")).toEqual(["telemetry:read"]);
     expect(perms("agent/telemetry")).toEqual(["telemetry:read"]);
     expect(perms("agent/ack")).toEqual(["telemetry:read"]);
-    expect(perms("config")).toEqual(["config:read"]);
+    // The deployment itself is agent-only (it carries the OPC UA password); its outcome is config.
+    expect(perms("config")).toEqual([]);
     // A trailing # also matches its parent level [MQTT-4.7.1-2]: config and config/status.
     expect(perms("config/#")).toEqual(["config:read"]);
     expect(perms("agent/heartbeat")).toEqual(["config:read"]);
@@ -24,5 +25,16 @@ describe("permissionsForFilter (levels after caudal/v1/{project_id}/)", () => {
   it("a filter that matches no contract topic needs nothing (nothing is ever published there)", () => {
     expect(perms("live/+")).toEqual([]);
     expect(perms("other")).toEqual([]);
+  });
+});
+
+describe("onlyAgentTopics", () => {
+  it("is true for a filter that can match the agent-only config topic and nothing people receive", () => {
+    const only = (filter: string) => onlyAgentTopics(filter.split("/"));
+    expect(only("config")).toBe(true);
+    expect(only("+")).toBe(true);
+    expect(only("config/#")).toBe(false);
+    expect(only("#")).toBe(false);
+    expect(only("agent/heartbeat")).toBe(false);
   });
 });
