@@ -8,6 +8,7 @@ import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
+import { openConfigSecrets, sealConfigSecrets } from "./config-secrets.ts";
 
 export type DeploymentDto = {
   id: string;
@@ -133,7 +134,7 @@ function recordDeployment(
       projectId,
       version: (last?.version ?? 0) + 1,
       configHash: hash,
-      config,
+      config: sealConfigSecrets(ctx.keys, config),
       status: "pending",
       error: null,
       createdBy,
@@ -151,7 +152,7 @@ function announce(ctx: ServiceContext, row: DeploymentRow): void {
     deployment_id: row.id,
     version: row.version,
     hash: row.configHash,
-    config: row.config as AgentRuntimeConfig,
+    config: openConfigSecrets(ctx.keys, row.config as AgentRuntimeConfig),
   };
   ctx.events.emit("deploymentCreated", { projectId: row.projectId, message });
 }
@@ -272,7 +273,7 @@ export function latestConfigMessages(
       deployment_id: r.id,
       version: r.version,
       hash: r.config_hash,
-      config: JSON.parse(r.config) as AgentRuntimeConfig,
+      config: openConfigSecrets(ctx.keys, JSON.parse(r.config) as AgentRuntimeConfig),
     },
   }));
 }

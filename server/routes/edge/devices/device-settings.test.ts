@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../logger.ts";
+import { latestConfigMessages } from "../../../services/agents/deploy.ts";
 import { TestServer } from "../../../testing/harness.ts";
 import { auditOf, createDevice, createVariable, expectError } from "../field-fixtures.ts";
 
@@ -154,6 +155,13 @@ describe("edge devices: protocol settings", () => {
     });
   }
 
+  /** The configuration message the agent receives for the project's newest deployment (what the broker publishes). */
+  const agentConfig = (project: string) => {
+    const message = latestConfigMessages(t.server.context).find((m) => m.projectId === project);
+    if (!message) throw new Error("no deployment");
+    return message.message.config;
+  };
+
   it("the OPC UA password is write-only: absent from responses, /full, audit rows and logs", async () => {
     const created = await post({
       protocol: "opc_ua",
@@ -215,7 +223,9 @@ describe("edge devices: protocol settings", () => {
         .get(res.body.id) as {
         config: string;
       };
-      return JSON.parse(row.config) as { devices: { settings?: Record<string, unknown> }[] };
+      // At rest the deployment holds the password sealed, never in the clear.
+      expect(row.config).not.toContain(PASSWORD);
+      return agentConfig(project) as { devices: { settings?: Record<string, unknown> }[] };
     };
     const first = await deploy();
     expect(first.devices[0]?.settings).toMatchObject({
@@ -264,14 +274,9 @@ describe("edge devices: protocol settings", () => {
           token,
         },
       );
-      const row = t.server.context.sqlite
-        .prepare("SELECT config FROM deployments WHERE id = ?")
-        .get(res.body.id) as {
-        config: string;
-      };
       return {
         hash: res.body.config_hash,
-        config: JSON.parse(row.config) as { devices: Record<string, unknown>[] },
+        config: agentConfig(project) as { devices: Record<string, unknown>[] },
       };
     };
     const first = await deploy();
