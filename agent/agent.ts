@@ -10,6 +10,7 @@ import { LocalApi } from "./local-api.ts";
 import { DevicePoller, type PolledValue } from "./runtime/device-poller.ts";
 import { ExceptionFilter } from "./runtime/exception-filter.ts";
 import { LocalAlarms } from "./runtime/local-alarms.ts";
+import { testReadDevice } from "./runtime/test-read.ts";
 import { configProblems } from "./runtime/validate-config.ts";
 import { AgentStore } from "./store/agent-store.ts";
 import type { AlarmTransition, SeriesPoints } from "./store/outbox.ts";
@@ -116,6 +117,7 @@ export class CaudalAgent {
             ),
           );
       },
+      onRequest: (request) => void this.#answer(request),
       onLog: (level, message) => this.#log(level, "sync", message),
     });
     this.#sync.start();
@@ -334,6 +336,18 @@ export class CaudalAgent {
       },
       config: { version: s.config?.version ?? null, hash: s.config?.hash ?? null },
     } satisfies Payload<"heartbeat">);
+  }
+
+  /** A test-read from the server: one read of the device given, beside the running pollers. */
+  async #answer(request: Payload<"request">): Promise<void> {
+    const { device } = request;
+    this.#log("info", "test-read", `test-read of "${device.name}" (${device.variables.length} variables)`);
+    const answer = await testReadDevice(this.config.project_id, device, request.timeout_ms, this.#o.drivers);
+    this.#sync?.publish("response", {
+      agent_id: this.store.agentId,
+      request_id: request.request_id,
+      ...answer,
+    } satisfies Payload<"response">);
   }
 
   #forwardLogs(): void {

@@ -11,6 +11,8 @@ export type SyncOptions = {
   outbox: Outbox;
   now: () => number;
   onConfig: (config: Payload<"config">) => void;
+  /** A request from the server (test-read); the answer goes back through `publish("response", …)`. */
+  onRequest: (request: Payload<"request">) => void;
   onLog: (level: "debug" | "info" | "warn" | "error", message: string) => void;
 };
 
@@ -133,7 +135,7 @@ export class SyncClient {
     this.#pump();
   }
 
-  publish(name: "heartbeat" | "logs" | "configStatus", body: unknown): void {
+  publish(name: "heartbeat" | "logs" | "configStatus" | "response", body: unknown): void {
     if (!this.#connected || !this.#client) return;
     this.#client.publish(topics[name](this.#o.projectId), JSON.stringify(body), { qos: 1 });
   }
@@ -152,7 +154,12 @@ export class SyncClient {
       }),
       { qos: 1, retain: true },
     );
-    client.subscribe([topics.ack(this.#o.projectId), topics.config(this.#o.projectId)], { qos: 1 }, (err) => {
+    const subscriptions = [
+      topics.ack(this.#o.projectId),
+      topics.config(this.#o.projectId),
+      topics.request(this.#o.projectId),
+    ];
+    client.subscribe(subscriptions, { qos: 1 }, (err) => {
       if (err) this.#o.onLog("error", `subscribe failed: ${err.message}`);
       else this.#pump();
     });
@@ -188,6 +195,16 @@ export class SyncClient {
       this.#toDelete.add(ack.data.seq);
       this.#pump();
       this.#deleting ??= setImmediate(() => this.#deleteAcked());
+      return;
+    }
+    if (topic === topics.request(this.#o.projectId)) {
+      const request = payloads.request.safeParse(json);
+      if (request.success) this.#o.onRequest(request.data);
+      else
+        this.#o.onLog(
+          "warn",
+          `ignored a request this agent cannot read: ${request.error.issues[0]?.message ?? ""}`,
+        );
       return;
     }
     if (topic === topics.config(this.#o.projectId)) {

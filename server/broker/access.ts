@@ -6,7 +6,14 @@ import type { Principal } from "./principal.ts";
 import { onlyAgentTopics, permissionsForFilter, TOPIC_PERMISSION } from "./topic-permissions.ts";
 
 /** What an agent may publish under its own project. */
-const AGENT_PUBLISHES: readonly AgentTopic[] = ["telemetry", "heartbeat", "logs", "configStatus", "status"];
+const AGENT_PUBLISHES: readonly AgentTopic[] = [
+  "telemetry",
+  "heartbeat",
+  "logs",
+  "configStatus",
+  "status",
+  "response",
+];
 
 /** The only agent topic the contract retains (docs/mqtt.md): online/offline and the last will. */
 const RETAINED_BY_AGENTS: ReadonlySet<AgentTopic> = new Set(["status"]);

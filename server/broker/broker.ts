@@ -125,13 +125,23 @@ export class MqttBroker {
         }),
       );
     };
+    const onRequest = ({ projectId, message }: { projectId: string; message: Payload<"request"> }) => {
+      this.publish(topics.request(projectId), message, false).catch((err: unknown) =>
+        this.#logger.error("publishing an agent request failed", {
+          project_id: projectId,
+          error: errorText(err),
+        }),
+      );
+    };
     const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
     live.start();
     this.#ctx.events.on("deploymentCreated", onDeployment);
+    this.#ctx.events.on("agentRequest", onRequest);
     this.#ctx.events.on("telemetry", live.observe);
     this.#unsubscribe = () => {
       this.#watch.stop();
       this.#ctx.events.off("deploymentCreated", onDeployment);
+      this.#ctx.events.off("agentRequest", onRequest);
       this.#ctx.events.off("telemetry", live.observe);
       live.stop();
     };

@@ -19,6 +19,7 @@ export function agentMessageHandlers(ctx: ServiceContext): MessageRouter {
       ),
     configStatus: (projectId, body) => recordConfigStatus(ctx, projectId, body),
     status: (projectId, body) => recordAgentStatus(ctx, projectId, body),
+    response: (projectId, body) => ctx.events.emit("agentResponse", { projectId, body }),
     invalid: (projectId, topic, reason) =>
       ctx.logger.warn("invalid agent message", { project_id: projectId, topic, reason }),
   };

@@ -4,7 +4,7 @@ import { describeZodError } from "../http/validation.ts";
 import { parseTelemetryPayload } from "./telemetry-payload.ts";
 
 /** The contract topics agents publish (access.ts decides who may). */
-export type AgentTopic = "telemetry" | "heartbeat" | "logs" | "configStatus" | "status";
+export type AgentTopic = "telemetry" | "heartbeat" | "logs" | "configStatus" | "status" | "response";
 
 type Handlers = {
   telemetry: (projectId: string, body: Payload<"telemetry">) => Promise<Payload<"ack">> | Payload<"ack">;
@@ -12,6 +12,7 @@ type Handlers = {
   logs: (projectId: string, body: Payload<"logs">) => void;
   configStatus: (projectId: string, body: Payload<"configStatus">) => void;
   status: (projectId: string, body: Payload<"status">) => void;
+  response: (projectId: string, body: Payload<"response">) => void;
   invalid: (projectId: string, topic: string, reason: string) => void;
 };
 
@@ -50,6 +51,7 @@ export function parseAgentMessage(name: TopicName, raw: Buffer): AgentMessage {
     case "logs":
     case "configStatus":
     case "status":
+    case "response":
       return checked(
         name,
         payloads[name].safeParse(json) as z.ZodSafeParseResult<Payload<typeof name>>,
@@ -102,5 +104,7 @@ export async function routeMessage(
       return handlers.configStatus(projectId, message.body);
     case "status":
       return handlers.status(projectId, message.body);
+    case "response":
+      return handlers.response(projectId, message.body);
   }
 }

@@ -32,6 +32,8 @@ describe("onlyAgentTopics", () => {
   it("is true for a filter that can match the agent-only config topic and nothing people receive", () => {
     const only = (filter: string) => onlyAgentTopics(filter.split("/"));
     expect(only("config")).toBe(true);
+    expect(only("agent/request")).toBe(true);
+    expect(only("agent/response")).toBe(false);
     expect(only("+")).toBe(true);
     expect(only("config/#")).toBe(false);
     expect(only("#")).toBe(false);

@@ -19,6 +19,9 @@ export const TOPIC_PERMISSION: Readonly<Record<TopicName, Permission | "agent-on
   // which never shows the password.
   config: "agent-only",
   configStatus: "config:read",
+  // A test-read request carries the device's settings, the OPC UA password included.
+  request: "agent-only",
+  response: "config:read",
 };
 
 /** Whether a topic reaches people at all (with the permission it names). */
@@ -35,6 +38,8 @@ const TOPIC_LEVELS: readonly (readonly [TopicName, readonly string[]])[] = [
   ["status", ["agent", "status"]],
   ["config", ["config"]],
   ["configStatus", ["config", "status"]],
+  ["request", ["agent", "request"]],
+  ["response", ["agent", "response"]],
   ["live", ["live", "*", "*"]],
 ];
 

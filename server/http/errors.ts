@@ -16,12 +16,14 @@ export const ErrorCode = {
   NotFound: 404,
   Conflict: 409,
   AlreadyConfigured: 409,
+  AgentOffline: 409,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   UpgradeRequired: 426,
   RateLimited: 429,
   Internal: 500,
   Unavailable: 503,
+  AgentTimeout: 504,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCodeName = keyof typeof ErrorCode;

@@ -14,7 +14,7 @@ export const errorResponseSchema = z
   })
   .openapi("ErrorResponse");
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 429;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 429 | 504;
 
 export type ErrorExample = { error: ErrorCodeName; message: string; requires_2fa?: true };
 
@@ -28,6 +28,7 @@ export const statusText: Record<ErrorStatus, string> = {
   415: "Unsupported media type: the body must be application/json",
   426: "Upgrade required",
   429: "Rate limited (see Retry-After)",
+  504: "The project's agent did not answer in time",
 };
 
 /** What the explorer shows for each status: a code that belongs to it (errors.ts, ErrorCode). */
@@ -41,6 +42,7 @@ export const defaultExample: Record<ErrorStatus, ErrorExample> = {
   415: { error: "UnsupportedMediaType", message: UNSUPPORTED_MEDIA_TYPE_MESSAGE },
   426: { error: "UpgradeRequired", message: "this endpoint only answers a WebSocket upgrade" },
   429: { error: "RateLimited", message: "too many attempts; retry in 42 s" },
+  504: { error: "AgentTimeout", message: "the project's agent did not answer within 10 s" },
 };
 
 /**

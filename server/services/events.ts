@@ -36,6 +36,10 @@ type EventMap = {
   configChanged: [{ projectId: string }];
   /** A configuration deployment was recorded; the broker publishes it retained to the agent. */
   deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
+  /** A request for the project's agent (test-read); the broker publishes it to the agent. */
+  agentRequest: [{ projectId: string; message: Payload<"request"> }];
+  /** The agent answered a request. */
+  agentResponse: [{ projectId: string; body: Payload<"response"> }];
   /** An agent reported `online`, or `offline` (a clean stop, or the broker's last will for it). */
   agentStatus: [{ projectId: string; status: "online" | "offline" }];
   /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_READING_MAGNITUDE } from "../telemetry-limits.ts";
-import { agentRuntimeConfigSchema } from "./agent-config.ts";
+import { agentDeviceSchema, agentRuntimeConfigSchema } from "./agent-config.ts";
 
 /**
  * The MQTT contract between caudal-agent, caudal-server and HMIs: topic → payload schema.
@@ -122,6 +122,34 @@ export const payloads = {
     agent_id: z.uuid().nullish(),
     at: z.iso.datetime().nullish(),
   }),
+  /**
+   * server → agent, not retained: read one device once with the configuration given (the server's
+   * current one, deployed or not) and answer on `response`. Carries the OPC UA password: agent-only.
+   */
+  request: z.object({
+    request_id: z.uuid(),
+    kind: z.literal("test_read"),
+    device: agentDeviceSchema,
+    timeout_ms: z.number().int().min(100).max(60_000),
+  }),
+  /** agent → server: the answer to a `request`. */
+  response: z.object({
+    agent_id: z.uuid(),
+    request_id: z.uuid(),
+    ok: z.boolean(),
+    error: z.string().max(4000).nullish(),
+    results: z
+      .array(
+        z.object({
+          variable_id: z.uuid(),
+          alias: z.string(),
+          value: z.number().nullable(),
+          quality: z.enum(["good", "device_exception", "timeout", "comm_error", "config_error"]),
+          detail: z.string().max(4000).nullish(),
+        }),
+      )
+      .max(10_000),
+  }),
   /** server → HMIs, retained per series: the latest committed value. */
   live: z.object({
     asset_id: z.uuid(),
@@ -143,6 +171,8 @@ export const topics = {
   config: (projectId: string) => `${TOPIC_ROOT}/${projectId}/config`,
   configStatus: (projectId: string) => `${TOPIC_ROOT}/${projectId}/config/status`,
   status: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/status`,
+  request: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/request`,
+  response: (projectId: string) => `${TOPIC_ROOT}/${projectId}/agent/response`,
   live: (projectId: string, assetId: string, variable: string) =>
     `${TOPIC_ROOT}/${projectId}/live/${assetId}/${encodeURIComponent(variable)}`,
 } as const satisfies Record<TopicName, (...args: string[]) => string>;
@@ -156,6 +186,8 @@ const NAME_BY_SUFFIX: Record<string, TopicName> = {
   config: "config",
   "config/status": "configStatus",
   "agent/status": "status",
+  "agent/request": "request",
+  "agent/response": "response",
 };
 
 /** Splits a concrete topic into its project and contract name; null for anything outside the contract. */

@@ -5,6 +5,7 @@ import { mountDeleteDevice } from "./delete.ts";
 import { mountGetDevice } from "./get.ts";
 import { mountListDevices } from "./list.ts";
 import { mountReplaceDevice } from "./replace.ts";
+import { mountTestReadDevice } from "./test-read.ts";
 
 /** /edge/assets/{asset_id}/devices and /edge/devices/{id}. */
 export function mountDeviceRoutes(router: Router, ctx: ServiceContext): void {
@@ -13,4 +14,5 @@ export function mountDeviceRoutes(router: Router, ctx: ServiceContext): void {
   mountGetDevice(router, ctx);
   mountReplaceDevice(router, ctx);
   mountDeleteDevice(router, ctx);
+  mountTestReadDevice(router, ctx);
 }

@@ -1,0 +1,106 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq } from "drizzle-orm";
+import type { Payload } from "../../../shared/mqtt/topics.ts";
+import { agentStatus, variables } from "../../db/schema/index.ts";
+import { AppError } from "../../http/errors.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import type { ServiceContext } from "../context.ts";
+import { visibleDevice } from "../field/lookup.ts";
+import { toAgentDevice } from "./agent-device-config.ts";
+
+/** How long the agent has to connect, read once and answer. */
+export const TEST_READ_TIMEOUT_MS = 10_000;
+/** The agent's own deadline for the read: a little less, so its answer beats ours. */
+const AGENT_DEADLINE_SHARE = 0.8;
+
+export type TestReadResult = {
+  device_id: string;
+  ok: boolean;
+  error: string | null;
+  results: Payload<"response">["results"];
+  duration_ms: number;
+};
+
+/**
+ * POST /edge/devices/{id}/test-read (issue 9 §5): the project's agent reads the device's enabled
+ * variables once, with the device as it is now in the database (deployed or not), and answers
+ * each value or error. The request goes over MQTT (`agent/request`, agent-only: it carries the
+ * OPC UA password) and the answer comes back on `agent/response`. No answer in time is a 504.
+ */
+export async function testReadDevice(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  deviceId: string,
+  timeoutMs = TEST_READ_TIMEOUT_MS,
+): Promise<TestReadResult> {
+  const { device, projectId } = visibleDevice(ctx.db, auth, deviceId);
+  assertAgentOnline(ctx, projectId);
+  const vars = ctx.db
+    .select()
+    .from(variables)
+    .where(and(eq(variables.deviceId, device.id), eq(variables.enabled, true)))
+    .orderBy(asc(variables.createdAt), asc(variables.id))
+    .all();
+  if (vars.length === 0) throw new AppError("Conflict", "the device has no enabled variables to read");
+  const message: Payload<"request"> = {
+    request_id: randomUUID(),
+    kind: "test_read",
+    device: toAgentDevice(ctx.keys, device, vars),
+    timeout_ms: Math.round(timeoutMs * AGENT_DEADLINE_SHARE),
+  };
+  const started = performance.now();
+  const body = await awaitResponse(ctx, projectId, message, timeoutMs);
+  return {
+    device_id: device.id,
+    ok: body.ok,
+    error: body.error ?? null,
+    results: body.results,
+    duration_ms: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * Fails fast when the agent is known to be away (never connected, stopped, or its connection lost:
+ * the broker published its last will), instead of waiting for a timeout.
+ */
+function assertAgentOnline(ctx: ServiceContext, projectId: string): void {
+  const row = ctx.db.select().from(agentStatus).where(eq(agentStatus.projectId, projectId)).get();
+  if (!row)
+    throw new AppError("AgentOffline", "the project has no agent connected yet: install and start one first");
+  if (row.offlineAt && row.offlineAt.getTime() >= row.lastSeen.getTime()) {
+    throw new AppError(
+      "AgentOffline",
+      `the project's agent is offline since ${row.offlineAt.toISOString()}: a test-read needs it connected`,
+    );
+  }
+}
+
+function awaitResponse(
+  ctx: ServiceContext,
+  projectId: string,
+  message: Payload<"request">,
+  timeoutMs: number,
+): Promise<Payload<"response">> {
+  return new Promise((resolve, reject) => {
+    const onResponse = (e: { projectId: string; body: Payload<"response"> }) => {
+      if (e.projectId !== projectId || e.body.request_id !== message.request_id) return;
+      settle();
+      resolve(e.body);
+    };
+    const timer = setTimeout(() => {
+      settle();
+      reject(
+        new AppError(
+          "AgentTimeout",
+          `the project's agent did not answer within ${timeoutMs / 1000} s: check that it is online (GET /api/edge/agents/{id}/health)`,
+        ),
+      );
+    }, timeoutMs);
+    const settle = () => {
+      clearTimeout(timer);
+      ctx.events.off("agentResponse", onResponse);
+    };
+    ctx.events.on("agentResponse", onResponse);
+    ctx.events.emit("agentRequest", { projectId, message });
+  });
+}
