@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { type AgentRuntimeConfig, configHash } from "../shared/mqtt/agent-config.ts";
 import type { AgentFileConfig } from "../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../shared/mqtt/topics.ts";
@@ -5,7 +6,7 @@ import { readingInRange } from "../shared/telemetry-limits.ts";
 import type { AgentLog } from "./agent-log.ts";
 import { type AgentMetrics, createAgentMetrics } from "./agent-metrics.ts";
 import type { DriverFactory } from "./drivers/driver.ts";
-import { driverFactory } from "./drivers/registry.ts";
+import { createDriverFactory } from "./drivers/registry.ts";
 import { LocalApi } from "./local-api.ts";
 import { DevicePoller, type PolledValue } from "./runtime/device-poller.ts";
 import { ExceptionFilter } from "./runtime/exception-filter.ts";
@@ -63,7 +64,7 @@ export class CaudalAgent {
     this.#o = {
       log: options.log,
       now: options.now ?? Date.now,
-      drivers: options.drivers ?? driverFactory,
+      drivers: options.drivers ?? createDriverFactory({ pkiDir: join(config.data_dir, "pki") }),
       timing: options.timing ?? { timeoutMs: 2_000, minBackoffMs: 1_000, maxBackoffMs: 60_000 },
       heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
     };

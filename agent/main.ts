@@ -3,6 +3,7 @@ import { agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
 import { CaudalAgent } from "./agent.ts";
 import { AgentLog } from "./agent-log.ts";
 import { SystemdNotifier } from "./systemd-notify.ts";
+import { trustCertificate } from "./trust-certificate.ts";
 
 // caudal-agent entry point: `npm run agent`, configured by the JSON file named in AGENT_CONFIG.
 function fail(message: string): never {
@@ -22,6 +23,19 @@ const parsed = agentFileConfigSchema.safeParse(raw);
 if (!parsed.success) {
   const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`);
   fail(`invalid configuration in ${path}:\n${lines.join("\n")}`);
+}
+
+// `caudal-agent trust <file>` (`npm run agent -- trust <file>`): trust an OPC UA server certificate.
+if (process.argv[2] === "trust") {
+  const file = process.argv[3];
+  if (!file) fail("usage: caudal-agent trust <certificate file> (e.g. one from <data_dir>/pki/rejected/)");
+  try {
+    const target = trustCertificate(parsed.data.data_dir, file);
+    process.stdout.write(`trusted ${file}: copied to ${target}; the agent uses it at its next connection\n`);
+    process.exit(0);
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
 }
 
 const log = new AgentLog();

@@ -6,7 +6,7 @@ import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { AgentDevice } from "../../shared/mqtt/agent-config.ts";
 import { type Driver, type DriverFactory, LinkError } from "../drivers/driver.ts";
 import { testDevice, testVariable } from "../drivers/modbus/test-vectors.ts";
-import { driverFactory } from "../drivers/registry.ts";
+import { createDriverFactory } from "../drivers/registry.ts";
 import { DevicePoller, type PolledValue, type PollerOptions } from "./device-poller.ts";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -18,7 +18,7 @@ afterEach(async () => {
 function poller(
   device: AgentDevice,
   options: Partial<PollerOptions> & Pick<PollerOptions, "timeoutMs">,
-  factory: DriverFactory = driverFactory,
+  factory: DriverFactory = createDriverFactory({ pkiDir: "pki" }),
 ): { poller: DevicePoller; polls: { at: number; values: PolledValue[] }[]; logs: string[] } {
   const polls: { at: number; values: PolledValue[] }[] = [];
   const logs: string[] = [];

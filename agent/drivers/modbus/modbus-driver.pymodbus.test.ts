@@ -4,7 +4,7 @@ import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { AgentDevice } from "../../../shared/mqtt/agent-config.ts";
 import { DevicePoller, type PolledValue } from "../../runtime/device-poller.ts";
 import { LinkError, type TagResult } from "../driver.ts";
-import { driverFactory } from "../registry.ts";
+import { createDriverFactory } from "../registry.ts";
 import { ModbusDriver } from "./modbus-driver.ts";
 import { buildVectors, testDevice, testVariable } from "./test-vectors.ts";
 
@@ -58,7 +58,7 @@ pymodbus.describe("Modbus TCP against pymodbus", () => {
   it("delivers the same values through a DevicePoller", async () => {
     const d = device();
     const batches: PolledValue[][] = [];
-    const poller = new DevicePoller(d, driverFactory, {
+    const poller = new DevicePoller(d, createDriverFactory({ pkiDir: "pki" }), {
       timeoutMs: 2000,
       minBackoffMs: 100,
       maxBackoffMs: 1000,

@@ -3,7 +3,7 @@ import { PtyPair, PymodbusPeer, rtuSkipReason } from "../../../scripts/sim/pymod
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { DevicePoller, type PolledValue } from "../../runtime/device-poller.ts";
 import { LinkError } from "../driver.ts";
-import { driverFactory } from "../registry.ts";
+import { createDriverFactory } from "../registry.ts";
 import { ModbusDriver } from "./modbus-driver.ts";
 import { DEFAULT_BAUD_RATE, silentIntervalMs, transportOf } from "./protocol.ts";
 import { ScriptedRtuSlave } from "./rtu-line.ts";
@@ -120,7 +120,7 @@ pymodbusAndSocat.describe("Modbus RTU over a socat pty pair", () => {
     const v = testVariable({ register_address: 10, poll_interval_ms: 20 });
     const d = testDevice({ protocol: "modbus_rtu", host: pair.b, port: 19_200, slave_id: 1, variables: [v] });
     const seen: PolledValue[] = [];
-    const poller = new DevicePoller(d, driverFactory, {
+    const poller = new DevicePoller(d, createDriverFactory({ pkiDir: "pki" }), {
       timeoutMs: 300,
       minBackoffMs: 500,
       maxBackoffMs: 1000,

@@ -3,7 +3,7 @@ import { writeHeapSnapshot } from "node:v8";
 import { CaudalAgent } from "../../../agent/agent.ts";
 import { AgentLog } from "../../../agent/agent-log.ts";
 import type { Driver, DriverFactory } from "../../../agent/drivers/driver.ts";
-import { driverFactory } from "../../../agent/drivers/registry.ts";
+import { createDriverFactory } from "../../../agent/drivers/registry.ts";
 import { agentRuntimeConfigSchema } from "../../../shared/mqtt/agent-config.ts";
 import { agentFileConfigSchema } from "../../../shared/mqtt/agent-file-config.ts";
 import { answer } from "../ipc.ts";
@@ -32,7 +32,7 @@ const reads = new Map<string, { values: number; lastAt: number }>();
 
 /** The agent's own drivers, counting what each device's reads return. */
 const countingDrivers: DriverFactory = (device, options) => {
-  const inner = driverFactory(device, options);
+  const inner = createDriverFactory({ pkiDir: "pki" })(device, options);
   const tally = { values: 0, lastAt: 0 };
   reads.set(device.id, tally);
   const driver: Driver = {

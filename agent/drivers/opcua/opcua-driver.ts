@@ -1,0 +1,205 @@
+import { hostname } from "node:os";
+import { parseDeviceSettings } from "../../../shared/field/protocol-config.ts";
+import { OPC_UA_DEFAULT_PORT } from "../../../shared/field/protocols/opc-ua.ts";
+import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
+import { type Driver, LinkError, type Quality, type TagResult } from "../driver.ts";
+
+type OpcUa = typeof import("node-opcua");
+type Client = InstanceType<OpcUa["OPCUAClient"]>;
+type Session = import("node-opcua").ClientSession;
+type Subscription = import("node-opcua").ClientSubscription;
+type DataValue = import("node-opcua").DataValue;
+type UserIdentityInfo = import("node-opcua").UserIdentityInfo;
+
+/** The agent's OPC UA application name; its URI is `urn:<host>:caudal-agent`, as in its certificate. */
+export const OPC_UA_APPLICATION_NAME = "caudal-agent";
+
+type Cached = { value: number | null; quality: Quality; detail?: string };
+
+/**
+ * OPC UA client (node-opcua), one session per device.
+ *
+ * Values come from a subscription, never from read polling: each variable is a monitored item
+ * sampled at its `poll_interval_ms` (queue 1, newest wins), and `read()` answers from what the
+ * server last reported. Status codes map to quality: Good → good; Bad → device_exception (with
+ * the status name; BadNodeIdUnknown and friends → config_error); Uncertain → device_exception,
+ * since a value the server itself doubts is not fit for royalty or alarm figures.
+ *
+ * Certificates live in `<data_dir>/pki` (node-opcua's layout: own/, trusted/certs, rejected/).
+ * The agent's own certificate is made there on first use, with the application URI above. A
+ * server certificate that is not trusted is refused and lands in rejected/; `caudal-agent trust`
+ * (or moving the file to trusted/certs/) trusts it, and the next reconnect (the poller's backoff)
+ * picks it up without a restart. With `trust_on_first_use` the first certificate seen is trusted.
+ *
+ * Link policy: a lost connection or session makes `read()` throw LinkError; the poller closes this
+ * driver and connects again with backoff, which re-creates the session and the subscription.
+ */
+export class OpcUaDriver implements Driver {
+  readonly #device: AgentDevice;
+  readonly #timeoutMs: number;
+  readonly #pkiDir: string;
+  #client: Client | undefined;
+  #session: Session | undefined;
+  #subscription: Subscription | undefined;
+  #lost: string | undefined;
+  readonly #cache = new Map<string, Cached>();
+  readonly #monitored = new Set<string>();
+
+  constructor(device: AgentDevice, options: { timeoutMs: number; pkiDir: string }) {
+    this.#device = device;
+    this.#timeoutMs = options.timeoutMs;
+    this.#pkiDir = options.pkiDir;
+  }
+
+  get connected(): boolean {
+    return this.#session !== undefined && this.#lost === undefined;
+  }
+
+  get endpoint(): string {
+    const settings = parseDeviceSettings("opc_ua", this.#device.settings);
+    const path = settings.ok ? settings.settings.endpoint_path : "";
+    return `opc.tcp://${this.#device.host ?? ""}:${this.#device.port ?? OPC_UA_DEFAULT_PORT}${path}`;
+  }
+
+  async connect(): Promise<void> {
+    await this.close();
+    const parsed = parseDeviceSettings("opc_ua", this.#device.settings);
+    if (!parsed.ok) throw new LinkError(`invalid OPC UA settings: ${parsed.problems[0]?.message ?? ""}`);
+    const s = parsed.settings;
+    const ua = await import("node-opcua");
+    const certificates = new ua.OPCUACertificateManager({
+      rootFolder: this.#pkiDir,
+      automaticallyAcceptUnknownCertificate: s.trust_on_first_use,
+    });
+    await certificates.initialize();
+    const client = ua.OPCUAClient.create({
+      applicationName: OPC_UA_APPLICATION_NAME,
+      applicationUri: `urn:${hostname()}:${OPC_UA_APPLICATION_NAME}`,
+      clientCertificateManager: certificates,
+      securityMode: ua.MessageSecurityMode[s.security_mode],
+      securityPolicy:
+        ua.SecurityPolicy[s.security_policy ?? (s.security_mode === "None" ? "None" : "Basic256Sha256")],
+      endpointMustExist: false,
+      // The poller owns reconnection (with backoff and a status people see): one attempt here.
+      connectionStrategy: { maxRetry: 0, initialDelay: 100, maxDelay: 100 },
+      transportTimeout: this.#timeoutMs,
+      defaultTransactionTimeout: this.#timeoutMs,
+      keepSessionAlive: true,
+    });
+    this.#client = client;
+    this.#lost = undefined;
+    client.on("connection_lost", () => {
+      this.#lost = "connection to the OPC UA server lost";
+    });
+    try {
+      await withDeadline(client.connect(this.endpoint), this.#timeoutMs * 2, "connect");
+      const identity: UserIdentityInfo = s.username
+        ? { type: ua.UserTokenType.UserName, userName: s.username, password: s.password ?? "" }
+        : { type: ua.UserTokenType.Anonymous };
+      const session = await withDeadline(client.createSession(identity), this.#timeoutMs * 2, "session");
+      this.#session = session;
+      session.on("session_closed", () => {
+        this.#lost = "OPC UA session closed by the server";
+      });
+      this.#subscription = await session.createSubscription2({
+        requestedPublishingInterval: Math.min(...this.#device.variables.map((v) => v.poll_interval_ms), 1000),
+        requestedLifetimeCount: 600,
+        requestedMaxKeepAliveCount: 20,
+        maxNotificationsPerPublish: 10_000,
+        publishingEnabled: true,
+        priority: 1,
+      });
+    } catch (err) {
+      await this.close();
+      throw new LinkError(`OPC UA ${this.endpoint}: ${describe(err)}`);
+    }
+  }
+
+  async read(variables: readonly AgentVariable[]): Promise<TagResult[]> {
+    if (!this.connected || !this.#subscription)
+      throw new LinkError(this.#lost ?? "OPC UA session is not open");
+    const fresh = variables.filter((v) => !this.#monitored.has(v.id));
+    if (fresh.length > 0) await this.#monitor(this.#subscription, fresh);
+    return variables.map((v) => {
+      const cached = this.#cache.get(v.id);
+      if (!cached)
+        return { variableId: v.id, value: null, quality: "timeout", detail: "no value from the server yet" };
+      return { variableId: v.id, ...cached };
+    });
+  }
+
+  async close(): Promise<void> {
+    const client = this.#client;
+    const session = this.#session;
+    this.#client = undefined;
+    this.#session = undefined;
+    this.#subscription = undefined;
+    this.#monitored.clear();
+    this.#cache.clear();
+    if (session) await withDeadline(session.close(), this.#timeoutMs, "close").catch(() => {});
+    if (client) await withDeadline(client.disconnect(), this.#timeoutMs, "disconnect").catch(() => {});
+  }
+
+  /** One monitored item per variable, sampled at its poll interval; the first values are awaited briefly. */
+  async #monitor(subscription: Subscription, fresh: readonly AgentVariable[]): Promise<void> {
+    const ua = await import("node-opcua");
+    const arrived = fresh.map(
+      (v) =>
+        new Promise<void>((resolve) => {
+          this.#monitored.add(v.id);
+          let item: ReturnType<OpcUa["ClientMonitoredItem"]["create"]>;
+          try {
+            item = ua.ClientMonitoredItem.create(
+              subscription,
+              { nodeId: v.address ?? "", attributeId: ua.AttributeIds.Value },
+              { samplingInterval: v.poll_interval_ms, queueSize: 1, discardOldest: true },
+              ua.TimestampsToReturn.Source,
+            );
+          } catch (err) {
+            this.#cache.set(v.id, { value: null, quality: "config_error", detail: describe(err) });
+            resolve();
+            return;
+          }
+          item.on("changed", (dv: DataValue) => {
+            this.#cache.set(v.id, fromDataValue(ua, v, dv));
+            resolve();
+          });
+          item.on("err", (message: string) => {
+            this.#cache.set(v.id, { value: null, quality: "config_error", detail: message });
+            resolve();
+          });
+        }),
+    );
+    await Promise.race([Promise.all(arrived), sleep(this.#timeoutMs)]);
+  }
+}
+
+function fromDataValue(ua: OpcUa, v: AgentVariable, dv: DataValue): Cached {
+  const status = dv.statusCode;
+  if (status.isGood() || status.equals(ua.StatusCodes.Good)) {
+    const raw: unknown = dv.value.value;
+    const value = typeof raw === "boolean" ? (raw ? 1 : 0) : typeof raw === "number" ? raw : Number(raw);
+    if (!Number.isFinite(value)) {
+      return { value: null, quality: "config_error", detail: `${v.address ?? ""} is not a number` };
+    }
+    return { value: value * (v.scale_factor ?? 1), quality: "good" };
+  }
+  const name = status.name;
+  const config =
+    /BadNodeIdUnknown|BadNodeIdInvalid|BadAttributeIdInvalid|BadNotReadable|BadUserAccessDenied/.test(name);
+  return { value: null, quality: config ? "config_error" : "device_exception", detail: name };
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,115 @@
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CaudalAgent } from "../agent.ts";
+import { OpcUaPeer } from "../drivers/opcua/testing/opcua-peer.ts";
+import { Pipeline, waitFor } from "./pipeline.ts";
+
+type Row = { timestamp: string; readings: { variable: string; value: number }[] };
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+/**
+ * OPC UA through the whole system (issue 9 §2): a device deployed from the API with
+ * SignAndEncrypt/Basic256Sha256 and a username, read by the agent's subscription from node-opcua's
+ * server; values changing on the server arrive in GET /api/telemetry, and a server restart is
+ * survived without restarting the agent.
+ */
+describe("OPC UA end to end against the node-opcua server", () => {
+  let p: Pipeline;
+  let token: string;
+  let agent: CaudalAgent;
+  let assetId: string;
+  let deviceId: string;
+  const peer = new OpcUaPeer();
+
+  beforeAll(async () => {
+    await peer.start(await freePort());
+    p = await Pipeline.start({ autoDeploy: false });
+    token = (await p.t.admin()).token;
+    assetId = await p.t.asset(p.projectId, "station");
+    const device = await p.t.request<{ id: string }>(`/api/edge/assets/${assetId}/devices`, {
+      token,
+      body: {
+        name: "Separator",
+        protocol: "opc_ua",
+        host: "127.0.0.1",
+        port: peer.port,
+        settings: {
+          security_mode: "SignAndEncrypt",
+          security_policy: "Basic256Sha256",
+          username: OpcUaPeer.USER,
+          password: OpcUaPeer.PASSWORD,
+          // The refusal of an untrusted certificate is the driver test's; here the first one is trusted.
+          trust_on_first_use: true,
+        },
+      },
+    });
+    expect(device.status).toBe(201);
+    deviceId = device.body.id;
+    for (const [alias, address, data_type] of [
+      ["separator_pressure", "ns=1;s=Separator.Pressure", "float64"],
+      ["separator_level", "ns=1;s=Separator.Level", "float32"],
+    ] as const) {
+      const v = await p.t.request(`/api/edge/devices/${deviceId}/variables`, {
+        token,
+        body: { alias, address, data_type, poll_interval_ms: 200 },
+      });
+      expect(v.status).toBe(201);
+    }
+    agent = p.newAgent();
+    await agent.start();
+    await p.waitDeployment((await p.deploy()).id);
+  }, 90_000);
+  afterAll(async () => {
+    await agent?.stop();
+    await p?.stop();
+    await peer.stop();
+    peer.remove();
+  });
+
+  const latest = async (variable: string) => {
+    const res = await p.t.request<Row[]>(`/api/telemetry/${assetId}?limit=100`, { token });
+    expect(res.status).toBe(200);
+    for (const row of res.body) {
+      const r = row.readings.find((x) => x.variable === variable);
+      if (r) return r.value;
+    }
+    return undefined;
+  };
+
+  it("values changing on the server arrive in GET /api/telemetry", async () => {
+    expect(await waitFor("the first pressure", () => latest("separator_pressure"))).toBe(245.5);
+    peer.values.pressure = 260.125;
+    await waitFor("the new pressure", async () =>
+      (await latest("separator_pressure")) === 260.125 ? true : undefined,
+    );
+  }, 60_000);
+
+  it("a server restart is survived without restarting the agent", async () => {
+    const port = peer.port;
+    await peer.stop();
+    peer.values.pressure = 270.5;
+    await peer.start(port);
+    await waitFor(
+      "a value after the restart",
+      async () => ((await latest("separator_pressure")) === 270.5 ? true : undefined),
+      60_000,
+    );
+  }, 90_000);
+
+  it("test-read reads the device through the agent", async () => {
+    const res = await p.t.request<{ ok: boolean; results: { alias: string; value: number | null }[] }>(
+      `/api/edge/devices/${deviceId}/test-read`,
+      { method: "POST", token },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.ok).toBe(true);
+    expect(res.body.results.find((r) => r.alias === "separator_level")?.value).toBe(3.25);
+  }, 30_000);
+});
