@@ -8,6 +8,7 @@ import { type AgentMetrics, createAgentMetrics } from "./agent-metrics.ts";
 import type { DriverFactory } from "./drivers/driver.ts";
 import { createDriverFactory } from "./drivers/registry.ts";
 import { LocalApi } from "./local-api.ts";
+import { browseDevice } from "./runtime/browse.ts";
 import { DevicePoller, type PolledValue } from "./runtime/device-poller.ts";
 import { ExceptionFilter } from "./runtime/exception-filter.ts";
 import { LocalAlarms } from "./runtime/local-alarms.ts";
@@ -339,11 +340,14 @@ export class CaudalAgent {
     } satisfies Payload<"heartbeat">);
   }
 
-  /** A test-read from the server: one read of the device given, beside the running pollers. */
+  /** A request from the server (test-read, browse): one look at the device given, beside the running pollers. */
   async #answer(request: Payload<"request">): Promise<void> {
     const { device } = request;
-    this.#log("info", "test-read", `test-read of "${device.name}" (${device.variables.length} variables)`);
-    const answer = await testReadDevice(this.config.project_id, device, request.timeout_ms, this.#o.drivers);
+    this.#log("info", "request", `${request.kind} of "${device.name}"`);
+    const answer =
+      request.kind === "browse"
+        ? await browseDevice(device, request.node_id ?? null, request.timeout_ms, this.#o.drivers)
+        : await testReadDevice(this.config.project_id, device, request.timeout_ms, this.#o.drivers);
     this.#sync?.publish("response", {
       agent_id: this.store.agentId,
       request_id: request.request_id,

@@ -13,6 +13,14 @@ export type TagResult = {
   detail?: string;
 };
 
+/** One child of a browsed node (OPC UA). */
+export type BrowseNode = {
+  node_id: string;
+  browse_name: string;
+  node_class: string;
+  data_type: string | null;
+};
+
 /** One connection to one device. At most one request is in flight per driver. */
 export interface Driver {
   connect(): Promise<void>;
@@ -20,6 +28,8 @@ export interface Driver {
   read(variables: readonly AgentVariable[]): Promise<TagResult[]>;
   close(): Promise<void>;
   readonly connected: boolean;
+  /** Protocols with an address space (OPC UA): the children of a node, null for the root of data. */
+  browse?(nodeId: string | null): Promise<BrowseNode[]>;
 }
 
 export type DriverFactory = (device: AgentDevice, options: { timeoutMs: number }) => Driver;

@@ -103,6 +103,74 @@ describe("OPC UA end to end against the node-opcua server", () => {
     );
   }, 90_000);
 
+  type Browse = {
+    ok: boolean;
+    error: string | null;
+    children: { node_id: string; browse_name: string; node_class: string; data_type: string | null }[];
+  };
+  const browse = (body: unknown, id = deviceId, asToken = token) =>
+    p.t.request<Browse>(`/api/edge/devices/${id}/browse`, { method: "POST", token: asToken, body });
+
+  it("browse returns the server's folders and variables, through the agent", async () => {
+    const root = await browse({});
+    expect(root.status).toBe(200);
+    expect(root.body.ok).toBe(true);
+    const separator = root.body.children.find((c) => c.browse_name.endsWith("Separator"));
+    expect(separator).toMatchObject({ node_class: "Object" });
+    expect(root.body.children.some((c) => c.browse_name.endsWith("Server"))).toBe(true);
+    const tags = await browse({ node_id: separator?.node_id });
+    expect(tags.status).toBe(200);
+    expect(tags.body.children).toEqual(
+      expect.arrayContaining([
+        {
+          node_id: "ns=1;s=Separator.Pressure",
+          browse_name: "1:Pressure",
+          node_class: "Variable",
+          data_type: "Double",
+        },
+        {
+          node_id: "ns=1;s=Separator.Level",
+          browse_name: "1:Level",
+          node_class: "Variable",
+          data_type: "Float",
+        },
+        {
+          node_id: "ns=1;s=Separator.Running",
+          browse_name: "1:Running",
+          node_class: "Variable",
+          data_type: "Boolean",
+        },
+      ]),
+    );
+  }, 30_000);
+
+  it("browse: 400 for a bad NodeId, 401, 403, 404, and 409 for a device of another protocol", async () => {
+    const bad = await p.t.request<{ error: string; message: string }>(
+      `/api/edge/devices/${deviceId}/browse`,
+      {
+        method: "POST",
+        token,
+        body: { node_id: "Separator.Pressure" },
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("node_id");
+    expect(
+      (await p.t.request(`/api/edge/devices/${deviceId}/browse`, { method: "POST", body: {} })).status,
+    ).toBe(401);
+    const operador = await p.t.userWithRole("operador", [p.projectId]);
+    expect((await browse({}, deviceId, operador.token)).status).toBe(403);
+    expect((await browse({}, "00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    const devices = await p.t.request<{ id: string }[]>(`/api/edge/assets/${p.assetId}/devices`, { token });
+    const modbus = devices.body[0]?.id ?? "";
+    const other = await p.t.request<{ error: string }>(`/api/edge/devices/${modbus}/browse`, {
+      method: "POST",
+      token,
+      body: {},
+    });
+    expect(other.status).toBe(409);
+  }, 30_000);
+
   it("test-read reads the device through the agent", async () => {
     const res = await p.t.request<{ ok: boolean; results: { alias: string; value: number | null }[] }>(
       `/api/edge/devices/${deviceId}/test-read`,

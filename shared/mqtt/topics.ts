@@ -128,8 +128,11 @@ export const payloads = {
    */
   request: z.object({
     request_id: z.uuid(),
-    kind: z.literal("test_read"),
+    /** test_read: read every variable once; browse: the children of `node_id` (OPC UA). */
+    kind: z.enum(["test_read", "browse"]),
     device: agentDeviceSchema,
+    /** browse only: the node whose children to list; null for the Objects folder. */
+    node_id: z.string().max(4096).nullish(),
     timeout_ms: z.number().int().min(100).max(60_000),
   }),
   /** agent → server: the answer to a `request`. */
@@ -149,6 +152,18 @@ export const payloads = {
         }),
       )
       .max(10_000),
+    /** browse only: the node's children. */
+    nodes: z
+      .array(
+        z.object({
+          node_id: z.string(),
+          browse_name: z.string(),
+          node_class: z.string(),
+          data_type: z.string().nullable(),
+        }),
+      )
+      .max(10_000)
+      .optional(),
   }),
   /** server → HMIs, retained per series: the latest committed value. */
   live: z.object({

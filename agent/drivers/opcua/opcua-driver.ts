@@ -2,7 +2,7 @@ import { hostname } from "node:os";
 import { parseDeviceSettings } from "../../../shared/field/protocol-config.ts";
 import { OPC_UA_DEFAULT_PORT } from "../../../shared/field/protocols/opc-ua.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
-import { type Driver, LinkError, type Quality, type TagResult } from "../driver.ts";
+import { type BrowseNode, type Driver, LinkError, type Quality, type TagResult } from "../driver.ts";
 
 type OpcUa = typeof import("node-opcua");
 type Client = InstanceType<OpcUa["OPCUAClient"]>;
@@ -126,6 +126,53 @@ export class OpcUaDriver implements Driver {
         return { variableId: v.id, value: null, quality: "timeout", detail: "no value from the server yet" };
       return { variableId: v.id, ...cached };
     });
+  }
+
+  /**
+   * The children of a node (the Objects folder when null) over hierarchical references: NodeId,
+   * browse name, node class, and for variables the data type's name, read in one request.
+   */
+  async browse(nodeId: string | null): Promise<BrowseNode[]> {
+    const session = this.#session;
+    if (!session || !this.connected) throw new LinkError(this.#lost ?? "OPC UA session is not open");
+    const ua = await import("node-opcua");
+    const result = await withDeadline(
+      session.browse({
+        nodeId: nodeId ?? ua.ObjectIds.ObjectsFolder,
+        referenceTypeId: ua.ReferenceTypeIds.HierarchicalReferences,
+        includeSubtypes: true,
+        browseDirection: ua.BrowseDirection.Forward,
+        nodeClassMask: 0,
+        resultMask: 0x3f,
+      }),
+      this.#timeoutMs,
+      "browse",
+    );
+    if (!result.statusCode.isGood())
+      throw new Error(`browse ${nodeId ?? "Objects"}: ${result.statusCode.name}`);
+    const references = result.references ?? [];
+    const variables = references.filter((r) => r.nodeClass === ua.NodeClass.Variable);
+    const types = new Map<string, string>();
+    if (variables.length > 0) {
+      const read = await withDeadline(
+        session.read(variables.map((r) => ({ nodeId: r.nodeId, attributeId: ua.AttributeIds.DataType }))),
+        this.#timeoutMs,
+        "browse",
+      );
+      read.forEach((dv, i) => {
+        const ref = variables[i];
+        const typeId: unknown = dv.value.value;
+        if (!ref || !(typeId instanceof ua.NodeId)) return;
+        const builtIn = ua.DataType[Number(typeId.value)];
+        types.set(ref.nodeId.toString(), typeId.namespace === 0 && builtIn ? builtIn : typeId.toString());
+      });
+    }
+    return references.map((r) => ({
+      node_id: r.nodeId.toString(),
+      browse_name: r.browseName.toString(),
+      node_class: ua.NodeClass[r.nodeClass] ?? String(r.nodeClass),
+      data_type: types.get(r.nodeId.toString()) ?? null,
+    }));
   }
 
   async close(): Promise<void> {

@@ -1,17 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { agentStatus, variables } from "../../db/schema/index.ts";
+import { variables } from "../../db/schema/index.ts";
 import { AppError } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleDevice } from "../field/lookup.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
+import { AGENT_DEADLINE_SHARE, askAgent, assertAgentOnline } from "./agent-requests.ts";
 
 /** How long the agent has to connect, read once and answer. */
 export const TEST_READ_TIMEOUT_MS = 10_000;
-/** The agent's own deadline for the read: a little less, so its answer beats ours. */
-const AGENT_DEADLINE_SHARE = 0.8;
 
 export type TestReadResult = {
   device_id: string;
@@ -49,7 +48,7 @@ export async function testReadDevice(
     timeout_ms: Math.round(timeoutMs * AGENT_DEADLINE_SHARE),
   };
   const started = performance.now();
-  const body = await awaitResponse(ctx, projectId, message, timeoutMs);
+  const body = await askAgent(ctx, projectId, message, timeoutMs);
   return {
     device_id: device.id,
     ok: body.ok,
@@ -57,50 +56,4 @@ export async function testReadDevice(
     results: body.results,
     duration_ms: Math.round(performance.now() - started),
   };
-}
-
-/**
- * Fails fast when the agent is known to be away (never connected, stopped, or its connection lost:
- * the broker published its last will), instead of waiting for a timeout.
- */
-function assertAgentOnline(ctx: ServiceContext, projectId: string): void {
-  const row = ctx.db.select().from(agentStatus).where(eq(agentStatus.projectId, projectId)).get();
-  if (!row)
-    throw new AppError("AgentOffline", "the project has no agent connected yet: install and start one first");
-  if (row.offlineAt && row.offlineAt.getTime() >= row.lastSeen.getTime()) {
-    throw new AppError(
-      "AgentOffline",
-      `the project's agent is offline since ${row.offlineAt.toISOString()}: a test-read needs it connected`,
-    );
-  }
-}
-
-function awaitResponse(
-  ctx: ServiceContext,
-  projectId: string,
-  message: Payload<"request">,
-  timeoutMs: number,
-): Promise<Payload<"response">> {
-  return new Promise((resolve, reject) => {
-    const onResponse = (e: { projectId: string; body: Payload<"response"> }) => {
-      if (e.projectId !== projectId || e.body.request_id !== message.request_id) return;
-      settle();
-      resolve(e.body);
-    };
-    const timer = setTimeout(() => {
-      settle();
-      reject(
-        new AppError(
-          "AgentTimeout",
-          `the project's agent did not answer within ${timeoutMs / 1000} s: check that it is online (GET /api/edge/agents/{id}/health)`,
-        ),
-      );
-    }, timeoutMs);
-    const settle = () => {
-      clearTimeout(timer);
-      ctx.events.off("agentResponse", onResponse);
-    };
-    ctx.events.on("agentResponse", onResponse);
-    ctx.events.emit("agentRequest", { projectId, message });
-  });
 }

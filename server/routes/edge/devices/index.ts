@@ -1,5 +1,6 @@
 import type { ServiceContext } from "../../../services/context.ts";
 import type { Router } from "../../router.ts";
+import { mountBrowseDevice } from "./browse.ts";
 import { mountCreateDevice } from "./create.ts";
 import { mountDeleteDevice } from "./delete.ts";
 import { mountGetDevice } from "./get.ts";
@@ -15,4 +16,5 @@ export function mountDeviceRoutes(router: Router, ctx: ServiceContext): void {
   mountReplaceDevice(router, ctx);
   mountDeleteDevice(router, ctx);
   mountTestReadDevice(router, ctx);
+  mountBrowseDevice(router, ctx);
 }
