@@ -187,37 +187,57 @@ export class OpcUaDriver implements Driver {
     if (client) await withDeadline(client.disconnect(), this.#timeoutMs, "disconnect").catch(() => {});
   }
 
-  /** One monitored item per variable, sampled at its poll interval; the first values are awaited briefly. */
+  /**
+   * One monitored item per variable, sampled at its poll interval, created in one request per
+   * interval (a monitored-item group: 10,000 items are one CreateMonitoredItems call, not 10,000).
+   * An item the server refuses (an unknown NodeId) is that variable's config_error. The first
+   * values are awaited briefly, so the first read after a (re)connect has data.
+   */
   async #monitor(subscription: Subscription, fresh: readonly AgentVariable[]): Promise<void> {
     const ua = await import("node-opcua");
-    const arrived = fresh.map(
-      (v) =>
-        new Promise<void>((resolve) => {
-          this.#monitored.add(v.id);
-          let item: ReturnType<OpcUa["ClientMonitoredItem"]["create"]>;
-          try {
-            item = ua.ClientMonitoredItem.create(
-              subscription,
-              { nodeId: v.address ?? "", attributeId: ua.AttributeIds.Value },
-              { samplingInterval: v.poll_interval_ms, queueSize: 1, discardOldest: true },
-              ua.TimestampsToReturn.Source,
-            );
-          } catch (err) {
-            this.#cache.set(v.id, { value: null, quality: "config_error", detail: describe(err) });
-            resolve();
-            return;
-          }
-          item.on("changed", (dv: DataValue) => {
-            this.#cache.set(v.id, fromDataValue(ua, v, dv));
-            resolve();
-          });
-          item.on("err", (message: string) => {
-            this.#cache.set(v.id, { value: null, quality: "config_error", detail: message });
-            resolve();
-          });
-        }),
-    );
-    await Promise.race([Promise.all(arrived), sleep(this.#timeoutMs)]);
+    const byInterval = new Map<number, AgentVariable[]>();
+    for (const v of fresh) {
+      this.#monitored.add(v.id);
+      byInterval.set(v.poll_interval_ms, [...(byInterval.get(v.poll_interval_ms) ?? []), v]);
+    }
+    const pending = new Set(fresh.map((v) => v.id));
+    let allArrived: () => void = () => {};
+    const arrived = new Promise<void>((resolve) => {
+      allArrived = resolve;
+    });
+    const settle = (id: string) => {
+      pending.delete(id);
+      if (pending.size === 0) allArrived();
+    };
+    for (const [interval, group] of byInterval) {
+      const items = ua.ClientMonitoredItemGroup.create(
+        subscription,
+        group.map((v) => ({ nodeId: v.address ?? "", attributeId: ua.AttributeIds.Value })),
+        { samplingInterval: interval, queueSize: 1, discardOldest: true },
+        ua.TimestampsToReturn.Source,
+      );
+      items.on("changed", (_item, dv: DataValue, index: number) => {
+        const v = group[index];
+        if (!v) return;
+        this.#cache.set(v.id, fromDataValue(ua, v, dv));
+        settle(v.id);
+      });
+      items.on("initialized", () => {
+        items.monitoredItems.forEach((item, index) => {
+          const v = group[index];
+          if (!v || item.statusCode.isGood()) return;
+          this.#cache.set(v.id, { value: null, quality: "config_error", detail: item.statusCode.name });
+          settle(v.id);
+        });
+      });
+      items.on("err", (message: string) => {
+        for (const v of group) {
+          this.#cache.set(v.id, { value: null, quality: "config_error", detail: message });
+          settle(v.id);
+        }
+      });
+    }
+    await Promise.race([arrived, sleep(this.#timeoutMs)]);
   }
 }
 
