@@ -23,6 +23,7 @@ const PORT_VARIABLE = {
   http: "PORT",
   mqtt: "MQTT_PORT",
   sim: "SIM_PORT",
+  opcuaSim: "OPCUA_SIM_PORT",
   agent: "AGENT_LOCAL_API_PORT",
 } as const;
 

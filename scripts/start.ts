@@ -44,6 +44,7 @@ const portNeeds: PortNeed[] = [
   ...(start.CAUDAL_DEMO
     ? [
         { variable: "SIM_PORT", host: "127.0.0.1", port: start.SIM_PORT },
+        { variable: "OPCUA_SIM_PORT", host: "127.0.0.1", port: start.OPCUA_SIM_PORT },
         { variable: "AGENT_LOCAL_API_PORT", host: "127.0.0.1", port: start.AGENT_LOCAL_API_PORT },
       ]
     : []),
@@ -116,7 +117,7 @@ async function bringUp(): Promise<void> {
     baseUrl: probe,
     dataDir: resolve(root, config.DATA_DIR),
     mqttUrl,
-    sim: { host: "127.0.0.1", port: start.SIM_PORT },
+    sim: { host: "127.0.0.1", port: start.SIM_PORT, opcUaPort: start.OPCUA_SIM_PORT },
     agentLocalApiPort: start.AGENT_LOCAL_API_PORT,
     signal: abort.signal,
   });
@@ -136,10 +137,16 @@ async function bringUp(): Promise<void> {
         : `configuration v${setup.deployedVersion} deployed`),
   );
 
-  const simEnv = { ...childEnv, SIM_PORT: String(start.SIM_PORT), SIM_HOST: "127.0.0.1" };
+  const simEnv = {
+    ...childEnv,
+    SIM_PORT: String(start.SIM_PORT),
+    OPCUA_SIM_PORT: String(start.OPCUA_SIM_PORT),
+    SIM_HOST: "127.0.0.1",
+  };
   if (!supervisor.start(program("plc-sim", "scripts/sim/plc-simulator.ts", simEnv))) return;
   // The agent would retry, but with a back-off: let the simulator listen first.
   await waitForPort("127.0.0.1", start.SIM_PORT, 10_000, abort.signal);
+  await waitForPort("127.0.0.1", start.OPCUA_SIM_PORT, 30_000, abort.signal);
   const agentEnv = { ...childEnv, AGENT_CONFIG: setup.agentConfigFile };
   if (!supervisor.start(program("agent", "agent/main.ts", agentEnv))) return;
   const agentStartedAt = Date.now();
@@ -150,6 +157,7 @@ async function bringUp(): Promise<void> {
       mqttHost: host.replace(/^\[|\]$/g, ""),
       mqttPort: config.MQTT_PORT === 0 ? null : config.MQTT_PORT,
       simPort: start.SIM_PORT,
+      opcUaSimPort: start.OPCUA_SIM_PORT,
       agentLocalApiPort: start.AGENT_LOCAL_API_PORT,
       envFile: envPath,
       requestLogFile,

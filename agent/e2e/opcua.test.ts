@@ -1,7 +1,7 @@
 import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OpcUaSeparator } from "../../scripts/sim/opcua-separator.ts";
 import type { CaudalAgent } from "../agent.ts";
-import { OpcUaPeer } from "../drivers/opcua/testing/opcua-peer.ts";
 import { Pipeline, waitFor } from "./pipeline.ts";
 
 type Row = { timestamp: string; readings: { variable: string; value: number }[] };
@@ -26,7 +26,7 @@ describe("OPC UA end to end against the node-opcua server", () => {
   let agent: CaudalAgent;
   let assetId: string;
   let deviceId: string;
-  const peer = new OpcUaPeer();
+  const peer = new OpcUaSeparator();
 
   beforeAll(async () => {
     await peer.start(await freePort());
@@ -43,8 +43,8 @@ describe("OPC UA end to end against the node-opcua server", () => {
         settings: {
           security_mode: "SignAndEncrypt",
           security_policy: "Basic256Sha256",
-          username: OpcUaPeer.USER,
-          password: OpcUaPeer.PASSWORD,
+          username: OpcUaSeparator.USER,
+          password: OpcUaSeparator.PASSWORD,
           // The refusal of an untrusted certificate is the driver test's; here the first one is trusted.
           trust_on_first_use: true,
         },

@@ -1,13 +1,14 @@
 import { WELL_TAGS } from "../sim/well-model.ts";
 
 /**
- * The demo project `npm start` provisions: one well and its tank, both read from the PLC
- * simulator (scripts/sim/plc-simulator.ts). Objects are matched by name on later runs, so a second
+ * The demo project `npm start` provisions: one well and its tank read over Modbus TCP, and a
+ * separator read over OPC UA, all from the simulator (scripts/sim/plc-simulator.ts). Objects are matched by name on later runs, so a second
  * start reuses them and only adds what is missing.
  */
 export const DEMO_PROJECT = {
   name: "Demo field",
-  description: "Provisioned by npm start: one well and one tank read from the Modbus TCP PLC simulator.",
+  description:
+    "Provisioned by npm start: a well and a tank on a Modbus TCP PLC, and a separator on OPC UA, all simulated.",
   location: "Puerto Gaitán, Meta (simulated)",
   timezone: "America/Bogota",
 } as const;
@@ -26,6 +27,36 @@ export type DemoAsset = {
   /** One Modbus TCP device each, both on the simulator (unit 1): a device belongs to one asset. */
   device: { name: string; tags: readonly TagAlias[] };
 };
+
+/**
+ * The separator: an OPC UA device on the simulator's server (security None, anonymous), so a
+ * newcomer sees a second protocol beside Modbus. NodeIds as scripts/sim/opcua-separator.ts serves them.
+ */
+export const DEMO_SEPARATOR = {
+  key: "separator",
+  name: "Separator SP-1",
+  asset_type: "station",
+  latitude: 3.9717,
+  longitude: -71.6929,
+  device: {
+    name: "Separator PLC",
+    tags: [
+      {
+        alias: "separator_pressure",
+        node_id: "ns=1;s=Separator.Pressure",
+        unit: "psi",
+        data_type: "float64",
+      },
+      { alias: "separator_level", node_id: "ns=1;s=Separator.Level", unit: "ft", data_type: "float32" },
+      {
+        alias: "separator_temperature",
+        node_id: "ns=1;s=Separator.Temperature",
+        unit: "degF",
+        data_type: "float64",
+      },
+    ],
+  },
+} as const;
 
 export const DEMO_ASSETS: readonly DemoAsset[] = [
   {

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import type { CaudalApi } from "./api-client.ts";
-import { DEMO_ASSETS, DEMO_POLL_INTERVAL_MS, DEMO_PROJECT, DEMO_RULES, tagsOf } from "./demo-field.ts";
+import {
+  DEMO_ASSETS,
+  DEMO_POLL_INTERVAL_MS,
+  DEMO_PROJECT,
+  DEMO_RULES,
+  DEMO_SEPARATOR,
+  tagsOf,
+} from "./demo-field.ts";
 
 const created = z.object({ id: z.uuid() });
 const projectList = z.array(z.object({ id: z.uuid(), name: z.string(), created_at: z.string() }));
@@ -20,10 +27,11 @@ const tree = z.object({
 });
 const ruleList = z.array(z.object({ id: z.uuid(), name: z.string() }));
 
-export type Simulator = { host: string; port: number };
+/** The simulator's Modbus TCP port and its OPC UA server's port. */
+export type Simulator = { host: string; port: number; opcUaPort: number };
 export type DemoProject = {
   projectId: string;
-  assetIds: { well: string; tank: string };
+  assetIds: { well: string; tank: string; separator: string };
   /** Whether anything was created or changed, i.e. the agent needs a new deployment. */
   changed: boolean;
 };
@@ -94,6 +102,9 @@ export async function ensureDemoProject(api: CaudalApi, sim: Simulator): Promise
     }
   }
 
+  const separator = await ensureSeparator(api, projectId, current, sim);
+  changed ||= separator.changed;
+
   const rules = await api.call("GET", `/api/alert-rules?project_id=${projectId}`, 200, ruleList);
   for (const rule of DEMO_RULES) {
     if (rules.some((r) => r.name === rule.name)) continue;
@@ -104,5 +115,58 @@ export async function ensureDemoProject(api: CaudalApi, sim: Simulator): Promise
   const well = assetIds.well;
   const tank = assetIds.tank;
   if (!well || !tank) throw new Error("demo-field.ts must define the well and the tank");
-  return { projectId, assetIds: { well, tank }, changed };
+  return { projectId, assetIds: { well, tank, separator: separator.assetId }, changed };
+}
+
+/** The separator and its OPC UA device, created when missing; the device follows the simulator's port. */
+async function ensureSeparator(
+  api: CaudalApi,
+  projectId: string,
+  current: z.infer<typeof tree>,
+  sim: Simulator,
+): Promise<{ assetId: string; changed: boolean }> {
+  const spec = DEMO_SEPARATOR;
+  let changed = false;
+  const asset = current.assets.find((a) => a.name === spec.name);
+  const assetId =
+    asset?.id ??
+    (
+      await api.call("POST", "/api/edge/assets", 201, created, {
+        project_id: projectId,
+        name: spec.name,
+        asset_type: spec.asset_type,
+        latitude: spec.latitude,
+        longitude: spec.longitude,
+      })
+    ).id;
+  if (!asset) changed = true;
+  const address = {
+    protocol: "opc_ua",
+    host: sim.host,
+    port: sim.opcUaPort,
+    settings: { security_mode: "None" },
+  };
+  const found = asset?.devices.find((d) => d.name === spec.device.name);
+  let deviceId = found?.id;
+  if (!deviceId) {
+    const body = { name: spec.device.name, ...address };
+    deviceId = (await api.call("POST", `/api/edge/assets/${assetId}/devices`, 201, created, body)).id;
+    changed = true;
+  } else if (found && (found.host !== sim.host || found.port !== sim.opcUaPort)) {
+    const body = { name: found.name, ...address, enabled: found.enabled };
+    await api.call("PUT", `/api/edge/devices/${deviceId}`, 200, created, body);
+    changed = true;
+  }
+  for (const tag of spec.device.tags) {
+    if (found?.variables.some((v) => v.alias === tag.alias)) continue;
+    await api.call("POST", `/api/edge/devices/${deviceId}/variables`, 201, created, {
+      alias: tag.alias,
+      data_type: tag.data_type,
+      address: tag.node_id,
+      unit: tag.unit,
+      poll_interval_ms: DEMO_POLL_INTERVAL_MS,
+    });
+    changed = true;
+  }
+  return { assetId, changed };
 }

@@ -23,7 +23,12 @@ const tree = z.object({
           port: z.number().nullable(),
           enabled: z.boolean(),
           variables: z.array(
-            z.object({ alias: z.string(), data_type: z.string(), register_address: z.number() }),
+            z.object({
+              alias: z.string(),
+              data_type: z.string(),
+              register_address: z.number().nullable(),
+              address: z.string().nullable(),
+            }),
           ),
         }),
       ),
@@ -48,7 +53,7 @@ describe("provisionDemo", () => {
     baseUrl: t.baseUrl,
     dataDir: dir,
     mqttUrl: `mqtt://127.0.0.1:${t.server.broker.port}`,
-    sim: { host: "127.0.0.1", port: simPort },
+    sim: { host: "127.0.0.1", port: simPort, opcUaPort: 4840 },
     agentLocalApiPort: 8081,
   });
 
@@ -81,7 +86,7 @@ describe("provisionDemo", () => {
       devices: a.devices.map((d) => ({
         name: d.name,
         port: d.port,
-        tags: d.variables.map((v) => `${v.alias}@${v.register_address}:${v.data_type}`).sort(),
+        tags: d.variables.map((v) => `${v.alias}@${v.register_address ?? v.address}:${v.data_type}`).sort(),
       })),
     }));
     expect(shape).toEqual([
@@ -104,6 +109,21 @@ describe("provisionDemo", () => {
         name: "Tank TK-1",
         type: "tank",
         devices: [{ name: "Tank level PLC", port: 5020, tags: ["tank_level@6:float32"] }],
+      },
+      {
+        name: "Separator SP-1",
+        type: "station",
+        devices: [
+          {
+            name: "Separator PLC",
+            port: 4840,
+            tags: [
+              "separator_level@ns=1;s=Separator.Level:float32",
+              "separator_pressure@ns=1;s=Separator.Pressure:float64",
+              "separator_temperature@ns=1;s=Separator.Temperature:float64",
+            ],
+          },
+        ],
       },
     ]);
     const rules = await t.request<{ name: string }[]>(`/api/alert-rules?project_id=${setup.projectId}`, {
@@ -158,7 +178,9 @@ describe("provisionDemo", () => {
 
     const second = await provision(5021);
     expect(second.deployedVersion).toBe(2);
-    const devices = (await projectTree(second)).assets.flatMap((a) => a.devices);
+    const devices = (await projectTree(second)).assets
+      .flatMap((a) => a.devices)
+      .filter((d) => d.name !== "Separator PLC");
     expect(devices.map((d) => d.port)).toEqual([5021, 5021]);
     expect(Object.fromEntries(devices.map((d) => [d.name, d.enabled]))).toEqual({
       "Wellhead PLC": true,

@@ -26,7 +26,7 @@ export type DemoSetup = {
   /** The demo account's session, for start.ts's own checks; never printed. */
   accessToken: string;
   projectId: string;
-  assetIds: { well: string; tank: string };
+  assetIds: { well: string; tank: string; separator: string };
   agentConfigFile: string;
   agentTokenIssued: boolean;
   /** The deployment made by this run, or null when the agent already has the current configuration. */

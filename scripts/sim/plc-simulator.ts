@@ -1,20 +1,34 @@
 import { ModbusTcpServer } from "./modbus-tcp-server.ts";
+import { OpcUaSeparator } from "./opcua-separator.ts";
 import { WellModel } from "./well-model.ts";
 
-// A demo PLC for `npm start`: Modbus TCP on SIM_PORT (default 5020) with a moving well.
+// The demo PLCs for `npm start`: a producing well on Modbus TCP (SIM_PORT, default 5020) and a
+// separator on OPC UA (OPCUA_SIM_PORT, default 4840), both on 127.0.0.1 and moving every second.
 const port = Number(process.env.SIM_PORT ?? 5020);
+const opcUaPort = Number(process.env.OPCUA_SIM_PORT ?? 4840);
+const host = process.env.SIM_HOST ?? "127.0.0.1";
 const server = new ModbusTcpServer();
 const well = new WellModel(server);
+const separator = new OpcUaSeparator();
 well.step(0);
-await server.listen(port, process.env.SIM_HOST ?? "127.0.0.1");
-const timer = setInterval(() => well.step(1), 1000);
-process.stdout.write(
-  `${JSON.stringify({ level: "info", msg: "plc simulator listening", port: server.port })}\n`,
-);
+await server.listen(port, host);
+await separator.start(opcUaPort);
+const timer = setInterval(() => {
+  well.step(1);
+  separator.step(1);
+}, 1000);
+const say = (msg: string, fields: Record<string, unknown>) =>
+  process.stdout.write(`${JSON.stringify({ level: "info", msg, ...fields })}\n`);
+say("plc simulator listening", { port: server.port });
+say("opc ua separator listening", { endpoint: separator.endpoint });
 
 const stop = () => {
   clearInterval(timer);
-  void server.close().then(() => process.exit(0));
+  void Promise.all([server.close(), separator.stop()]).then(() => {
+    separator.remove();
+    process.exit(0);
+  });
 };
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);
+process.on("SIGHUP", stop);

@@ -1,4 +1,4 @@
-import { DEMO_ASSETS, DEMO_PROJECT, DEMO_RULES } from "../demo/demo-field.ts";
+import { DEMO_ASSETS, DEMO_PROJECT, DEMO_RULES, DEMO_SEPARATOR } from "../demo/demo-field.ts";
 import type { DemoSetup } from "../demo/provision.ts";
 import { serverLines } from "./banner.ts";
 
@@ -10,6 +10,7 @@ export type DemoBannerInput = {
   /** The broker's TCP port, or null when it was chosen at random (MQTT_PORT=0). */
   mqttPort: number | null;
   simPort: number;
+  opcUaSimPort: number;
   agentLocalApiPort: number;
   envFile: string;
   /** Where the server's per-request lines go (REQUEST_LOG_FILE). */
@@ -31,21 +32,23 @@ export function demoBanner(i: DemoBannerInput): string {
   const ws = `${i.base.replace(/^http/, "ws")}/api/ws/telemetry?token=$TOKEN&project_id=${setup.projectId}`;
   const lines = [
     "",
-    "Caudal is running: the server with its MQTT broker, one agent and a Modbus TCP PLC simulator.",
+    "Caudal is running: the server with its MQTT broker, one agent, and a simulated field (Modbus TCP and OPC UA).",
     ...serverLines(i.base),
     i.mqttPort === null
       ? `  MQTT           ${i.base.replace(/^http/, "ws")}/mqtt (MQTT over WebSocket; the TCP port is random)`
       : `  MQTT           mqtt://${i.mqttHost}:${i.mqttPort} and ${i.base.replace(/^http/, "ws")}/mqtt`,
     `  Agent          http://127.0.0.1:${i.agentLocalApiPort}/status (also /health, /alarms, /metrics)`,
     `  PLC simulator  Modbus TCP 127.0.0.1:${i.simPort}, unit 1, float32 holding registers 0, 2, 4, 6`,
+    `                 OPC UA opc.tcp://127.0.0.1:${i.opcUaSimPort} (security None), ns=1;s=Separator.*`,
     `  Request log    ${i.requestLogFile}`,
     `  Configuration  ${i.envFile}, ${setup.agentConfigFile}`,
     "",
     `Demo project "${DEMO_PROJECT.name}" (${DEMO_PROJECT.timezone}), id ${setup.projectId}`,
     ...DEMO_ASSETS.map(
       (a) =>
-        `  ${a.asset_type.padEnd(5)} ${a.name.padEnd(10)} ${setup.assetIds[a.key]}  ${a.device.tags.join(", ")}`,
+        `  ${a.asset_type.padEnd(7)} ${a.name.padEnd(14)} ${setup.assetIds[a.key]}  ${a.device.tags.join(", ")}`,
     ),
+    `  ${DEMO_SEPARATOR.asset_type.padEnd(7)} ${DEMO_SEPARATOR.name.padEnd(14)} ${setup.assetIds.separator}  ${DEMO_SEPARATOR.device.tags.map((t) => t.alias).join(", ")} (OPC UA)`,
     `  alert rules: ${DEMO_RULES.map((r) => `${r.variable_alias} ${RULE_SYMBOL[r.condition]} ${r.threshold} (${r.severity})`).join(", ")}`,
     "",
   ];

@@ -14,6 +14,8 @@ export const startConfigSchema = z.object({
     .transform((v) => v === "1" || v === "true" || v === "on"),
   /** The PLC simulator's Modbus TCP port (scripts/sim/plc-simulator.ts reads the same variable). */
   SIM_PORT: port(5020),
+  /** The simulator's OPC UA server (the demo separator); 4840 is OPC UA's registered port. */
+  OPCUA_SIM_PORT: port(4840),
   /** The agent's local read-only API (agent/local-api.ts). */
   AGENT_LOCAL_API_PORT: port(8081),
 });

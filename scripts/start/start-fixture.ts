@@ -17,10 +17,16 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export type Ports = { http: number; mqtt: number; sim: number; agent: number };
+export type Ports = { http: number; mqtt: number; sim: number; opcuaSim: number; agent: number };
 
 export async function freePorts(): Promise<Ports> {
-  return { http: await freePort(), mqtt: await freePort(), sim: await freePort(), agent: await freePort() };
+  return {
+    http: await freePort(),
+    mqtt: await freePort(),
+    sim: await freePort(),
+    opcuaSim: await freePort(),
+    agent: await freePort(),
+  };
 }
 
 export type Started = {
@@ -43,6 +49,7 @@ export function startSystem(dir: string, ports: Ports, extraEnv: Record<string, 
       HOST: "127.0.0.1",
       MQTT_PORT: String(ports.mqtt),
       SIM_PORT: String(ports.sim),
+      OPCUA_SIM_PORT: String(ports.opcuaSim),
       AGENT_LOCAL_API_PORT: String(ports.agent),
       DATA_DIR: join(dir, "data"),
       LOG_LEVEL: "warn",

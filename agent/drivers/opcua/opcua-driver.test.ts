@@ -4,10 +4,10 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OpcUaSeparator } from "../../../scripts/sim/opcua-separator.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { LinkError } from "../driver.ts";
 import { OpcUaDriver } from "./opcua-driver.ts";
-import { OpcUaPeer } from "./testing/opcua-peer.ts";
 
 const variable = (alias: string, address: string, data_type: AgentVariable["data_type"]): AgentVariable => ({
   id: randomUUID(),
@@ -55,7 +55,7 @@ async function until<T>(
 
 /** Issue 9 §2 at the driver level, against node-opcua's own server (a peer we did not write). */
 describe("OPC UA driver against the node-opcua server", () => {
-  const peer = new OpcUaPeer();
+  const peer = new OpcUaSeparator();
   const pki = mkdtempSync(join(tmpdir(), "caudal-agent-pki-"));
   const device = (settings: Record<string, unknown>, port = peer.port): AgentDevice => ({
     id: randomUUID(),
@@ -121,8 +121,8 @@ describe("OPC UA driver against the node-opcua server", () => {
     const secure = device({
       security_mode: "SignAndEncrypt",
       security_policy: "Basic256Sha256",
-      username: OpcUaPeer.USER,
-      password: OpcUaPeer.PASSWORD,
+      username: OpcUaSeparator.USER,
+      password: OpcUaSeparator.PASSWORD,
     });
     const driver = new OpcUaDriver(secure, { timeoutMs: 3000, pkiDir: pki });
     await expect(driver.connect()).rejects.toBeInstanceOf(LinkError);

@@ -28,12 +28,13 @@ async function freePort(): Promise<number> {
  * 127.0.0.1, with data block 1 and the marker area, big-endian as in a real CPU.
  */
 export class Snap7Peer {
-  readonly db1 = Buffer.alloc(64);
+  readonly db1: Buffer;
   readonly markers = Buffer.alloc(64);
   port = 0;
   readonly #server: S7ServerApi;
 
-  constructor() {
+  constructor(db1Bytes = 64) {
+    this.db1 = Buffer.alloc(db1Bytes);
     const snap7 = require("node-snap7") as { S7Server: new () => S7ServerApi };
     this.#server = new snap7.S7Server();
     this.#server.RegisterArea(this.#server.srvAreaDB, 1, this.db1);

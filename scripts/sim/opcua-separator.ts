@@ -11,15 +11,18 @@ import {
 } from "node-opcua";
 
 /**
- * An OPC UA server for tests: node-opcua's own OPCUAServer (a peer we did not write) on
- * 127.0.0.1, offering None and SignAndEncrypt/Basic256Sha256, with a username login, and a
- * separator's tags under ns=1: `s=Separator.Pressure` (Double), `s=Separator.Level` (Float),
- * `s=Separator.Running` (Boolean). Its PKI lives in a temp folder, never in ~/.config.
+ * A simulated three-phase separator on OPC UA, for `npm start` and the tests: node-opcua's own
+ * OPCUAServer (a peer we did not write) on 127.0.0.1, offering None and
+ * SignAndEncrypt/Basic256Sha256, anonymous or with a username login, and the separator's tags
+ * under ns=1: `s=Separator.Pressure` (Double, psi), `s=Separator.Level` (Float, ft),
+ * `s=Separator.Temperature` (Double, degF), `s=Separator.Running` (Boolean). Its PKI lives in
+ * its own folder (a temp one by default), never in ~/.config.
  */
-export class OpcUaPeer {
+export class OpcUaSeparator {
   static readonly USER = "operator";
   static readonly PASSWORD = "field-password-1";
-  readonly values = { pressure: 245.5, level: 3.25, running: true };
+  readonly values = { pressure: 245.5, level: 3.25, temperature: 118.5, running: true };
+  #t = 0;
   readonly dir: string;
   #server: OPCUAServer | undefined;
   port = 0;
@@ -59,7 +62,7 @@ export class OpcUaPeer {
       allowAnonymous: true,
       userManager: {
         isValidUser: (user: string, password: string) =>
-          user === OpcUaPeer.USER && password === OpcUaPeer.PASSWORD,
+          user === OpcUaSeparator.USER && password === OpcUaSeparator.PASSWORD,
       },
     });
     await server.initialize();
@@ -80,9 +83,22 @@ export class OpcUaPeer {
       });
     tag("Pressure", DataType.Double, () => this.values.pressure);
     tag("Level", DataType.Float, () => this.values.level);
+    tag("Temperature", DataType.Double, () => this.values.temperature);
     tag("Running", DataType.Boolean, () => this.values.running);
     await server.start();
     this.#server = server;
+  }
+
+  /**
+   * Moves the demo separator on: pressure follows the well's slow wave, the level rises and is
+   * dumped at 4 ft back to 2 ft, the temperature drifts. Tests set `values` themselves instead.
+   */
+  step(seconds = 1): void {
+    this.#t += seconds;
+    const noise = () => (Math.random() - 0.5) * 2;
+    this.values.pressure = 250 + 12 * Math.sin(this.#t / 420) + noise() * 0.8;
+    this.values.level = this.values.level >= 4 ? 2 : this.values.level + 0.004 * seconds;
+    this.values.temperature = 118 + 3 * Math.sin(this.#t / 1500) + noise() * 0.2;
   }
 
   async stop(): Promise<void> {
