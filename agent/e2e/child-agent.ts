@@ -1,23 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
+import { freePort } from "../../scripts/testing/free-port.ts";
 import type { AgentFileConfig } from "../../shared/mqtt/agent-file-config.ts";
 
 const MAIN = join(import.meta.dirname, "..", "main.ts");
-
-/** A TCP port free right now (the agent's local API needs a fixed one across restarts). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export type AgentStatusBody = {
   connected: boolean;
@@ -115,3 +102,5 @@ export class ChildAgent {
     });
   }
 }
+
+export { freePort };

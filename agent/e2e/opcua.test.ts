@@ -1,18 +1,10 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpcUaSeparator } from "../../scripts/sim/opcua-separator.ts";
+import { freePort } from "../../scripts/testing/free-port.ts";
 import type { CaudalAgent } from "../agent.ts";
 import { Pipeline, waitFor } from "./pipeline.ts";
 
 type Row = { timestamp: string; readings: { variable: string; value: number }[] };
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 /**
  * OPC UA through the whole system (issue 9 §2): a device deployed from the API with

@@ -1,13 +1,14 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Dnp3Driver } from "../../agent/drivers/dnp3/dnp3-driver.ts";
 import { OpcUaDriver } from "../../agent/drivers/opcua/opcua-driver.ts";
 import { S7Driver } from "../../agent/drivers/s7/s7-driver.ts";
+import { agentVariable } from "../../agent/drivers/testing/agent-variable.ts";
 import type { AgentDevice, AgentVariable } from "../../shared/mqtt/agent-config.ts";
+import { freePort } from "../testing/free-port.ts";
 import { ask } from "./ipc.ts";
 
 /*
@@ -22,28 +23,6 @@ import { ask } from "./ipc.ts";
 
 const fmt = (v: number, digits = 0) => v.toLocaleString("en-US", { maximumFractionDigits: digits });
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
-
-const variable = (alias: string, address: string, poll = 1000): AgentVariable => ({
-  id: randomUUID(),
-  alias,
-  data_type: "float64",
-  register_address: null,
-  register_kind: "holding",
-  word_order: "ABCD",
-  scale_factor: null,
-  unit: null,
-  address,
-  poll_interval_ms: poll,
-  deadband: 0,
-});
 
 const device = (
   protocol: AgentDevice["protocol"],
@@ -82,7 +61,7 @@ async function opcua(peer: ChildProcess): Promise<void> {
     `opcua: server with ${fmt(count)} variables up in ${fmt((performance.now() - started) / 1000, 1)} s`,
   );
   const pki = mkdtempSync(join(tmpdir(), "caudal-bench-agent-pki-"));
-  const vars = Array.from({ length: count }, (_, i) => variable(`t${i}`, `ns=1;s=Bench.T${i}`));
+  const vars = Array.from({ length: count }, (_, i) => agentVariable(`t${i}`, `ns=1;s=Bench.T${i}`));
   const driver = new OpcUaDriver(
     device("opc_ua", port, vars, {
       security_mode: "None",
@@ -131,7 +110,7 @@ async function opcua(peer: ChildProcess): Promise<void> {
 async function s7(peer: ChildProcess): Promise<void> {
   const { port } = await ask<{ port: number }>(peer, { type: "s7" });
   for (const tags of [100, 1000]) {
-    const vars = Array.from({ length: tags }, (_, i) => variable(`r${i}`, `DB1,REAL${i * 4}`));
+    const vars = Array.from({ length: tags }, (_, i) => agentVariable(`r${i}`, `DB1,REAL${i * 4}`));
     const driver = new S7Driver(device("s7", port, vars, { rack: 0, slot: 1 }), { timeoutMs: 5000 });
     await driver.connect();
     try {
@@ -157,7 +136,7 @@ async function s7(peer: ChildProcess): Promise<void> {
 async function dnp3(peer: ChildProcess): Promise<void> {
   const points = 1000;
   const { port } = await ask<{ port: number }>(peer, { type: "dnp3", points });
-  const vars = [variable("p0", "g30:0"), variable("p999", `g30:${points - 1}`)];
+  const vars = [agentVariable("p0", "g30:0"), agentVariable("p999", `g30:${points - 1}`)];
   // An integrity poll every millisecond: as fast as request, 3 fragments and their confirms allow.
   const driver = new Dnp3Driver({
     host: "127.0.0.1",

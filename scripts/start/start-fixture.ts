@@ -1,21 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { connect, createServer } from "node:net";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../testing/free-port.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export type Ports = { http: number; mqtt: number; sim: number; opcuaSim: number; agent: number };
 
@@ -109,3 +98,5 @@ export function portClosed(port: number): Promise<boolean> {
     socket.once("error", () => resolve(true));
   });
 }
+
+export { freePort };

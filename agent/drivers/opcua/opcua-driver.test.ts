@@ -1,41 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpcUaSeparator } from "../../../scripts/sim/opcua-separator.ts";
-import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
+import { freePort } from "../../../scripts/testing/free-port.ts";
+import type { AgentDevice } from "../../../shared/mqtt/agent-config.ts";
 import { LinkError } from "../driver.ts";
+import { agentVariable } from "../testing/agent-variable.ts";
 import { OpcUaDriver } from "./opcua-driver.ts";
 
-const variable = (alias: string, address: string, data_type: AgentVariable["data_type"]): AgentVariable => ({
-  id: randomUUID(),
-  alias,
-  data_type,
-  register_address: null,
-  register_kind: "holding",
-  word_order: "ABCD",
-  scale_factor: null,
-  unit: null,
-  address,
-  poll_interval_ms: 200,
-  deadband: 0,
-});
-
 const VARS = [
-  variable("pressure", "ns=1;s=Separator.Pressure", "float64"),
-  variable("level", "ns=1;s=Separator.Level", "float32"),
-  variable("running", "ns=1;s=Separator.Running", "bool"),
+  agentVariable("pressure", "ns=1;s=Separator.Pressure", "float64", 200),
+  agentVariable("level", "ns=1;s=Separator.Level", "float32", 200),
+  agentVariable("running", "ns=1;s=Separator.Running", "bool", 200),
 ];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -105,7 +84,7 @@ describe("OPC UA driver against the node-opcua server", () => {
   }, 60_000);
 
   it("an unknown NodeId is that variable's config_error", async () => {
-    const missing = variable("missing", "ns=1;s=Separator.Nothing", "float32");
+    const missing = agentVariable("missing", "ns=1;s=Separator.Nothing", "float32");
     const driver = new OpcUaDriver(device({}), { timeoutMs: 3000, pkiDir: pki });
     await driver.connect();
     try {

@@ -219,7 +219,7 @@ export class OpcUaDriver implements Driver {
       items.on("changed", (_item, dv: DataValue, index: number) => {
         const v = group[index];
         if (!v) return;
-        this.#cache.set(v.id, fromDataValue(ua, v, dv));
+        this.#cache.set(v.id, fromDataValue(v, dv));
         settle(v.id);
       });
       items.on("initialized", () => {
@@ -241,9 +241,9 @@ export class OpcUaDriver implements Driver {
   }
 }
 
-function fromDataValue(ua: OpcUa, v: AgentVariable, dv: DataValue): Cached {
+function fromDataValue(v: AgentVariable, dv: DataValue): Cached {
   const status = dv.statusCode;
-  if (status.isGood() || status.equals(ua.StatusCodes.Good)) {
+  if (status.isGood()) {
     const raw: unknown = dv.value.value;
     const value = typeof raw === "boolean" ? (raw ? 1 : 0) : typeof raw === "number" ? raw : Number(raw);
     if (!Number.isFinite(value)) {

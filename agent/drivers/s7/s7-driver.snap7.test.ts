@@ -3,22 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SilentPeer } from "../../../scripts/sim/black-hole.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { LinkError, type TagResult } from "../driver.ts";
+import { agentVariable } from "../testing/agent-variable.ts";
 import { S7Driver } from "./s7-driver.ts";
 import { Snap7Peer } from "./testing/snap7-server.ts";
-
-const variable = (alias: string, address: string, data_type: AgentVariable["data_type"]): AgentVariable => ({
-  id: randomUUID(),
-  alias,
-  data_type,
-  register_address: null,
-  register_kind: "holding",
-  word_order: "ABCD",
-  scale_factor: null,
-  unit: null,
-  address,
-  poll_interval_ms: 1000,
-  deadband: 0,
-});
 
 const device = (port: number, variables: AgentVariable[]): AgentDevice => ({
   id: randomUUID(),
@@ -36,14 +23,14 @@ const device = (port: number, variables: AgentVariable[]): AgentDevice => ({
 describe("S7 driver against the snap7 server", () => {
   const plc = new Snap7Peer();
   const vars = [
-    variable("pressure", "DB1,REAL0", "float32"),
-    variable("level_raw", "DB1,INT4", "int16"),
-    variable("total", "DB1,DINT6", "int32"),
-    variable("pump_on", "DB1,X12.0", "bool"),
-    variable("valve_open", "DB1,X12.1", "bool"),
-    variable("mode", "DB1,BYTE14", "uint16"),
-    variable("counter", "MW20", "uint16"),
-    variable("alarm_bit", "M10.0", "bool"),
+    agentVariable("pressure", "DB1,REAL0", "float32"),
+    agentVariable("level_raw", "DB1,INT4", "int16"),
+    agentVariable("total", "DB1,DINT6", "int32"),
+    agentVariable("pump_on", "DB1,X12.0", "bool"),
+    agentVariable("valve_open", "DB1,X12.1", "bool"),
+    agentVariable("mode", "DB1,BYTE14", "uint16"),
+    agentVariable("counter", "MW20", "uint16"),
+    agentVariable("alarm_bit", "M10.0", "bool"),
   ];
   const write = (pressure: number, level: number, total: number) => {
     plc.db1.writeFloatBE(pressure, 0);
@@ -97,8 +84,8 @@ describe("S7 driver against the snap7 server", () => {
   });
 
   it("a data block the PLC does not have is that tag's device_exception, not a failure of the read", async () => {
-    const bad = variable("missing", "DB7,INT0", "int16");
-    const good = variable("pressure", "DB1,REAL0", "float32");
+    const bad = agentVariable("missing", "DB7,INT0", "int16");
+    const good = agentVariable("pressure", "DB1,REAL0", "float32");
     const driver = new S7Driver(device(plc.port, [good, bad]), { timeoutMs: 2000 });
     await driver.connect();
     try {
@@ -116,7 +103,7 @@ describe("S7 driver against the snap7 server", () => {
     other.db1.writeFloatBE(3.5, 0);
     other.publish();
     await other.start();
-    const v = variable("pressure", "DB1,REAL0", "float32");
+    const v = agentVariable("pressure", "DB1,REAL0", "float32");
     const driver = new S7Driver(device(other.port, [v]), { timeoutMs: 500 });
     await driver.connect();
     expect((await driver.read([v]))[0]?.value).toBe(3.5);

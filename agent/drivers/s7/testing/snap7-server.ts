@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { type AddressInfo, createServer } from "node:net";
+import { freePort } from "../../../../scripts/testing/free-port.ts";
 
 /** The parts of node-snap7's S7Server (a native addon without types) the tests use. */
 type S7ServerApi = {
@@ -14,14 +14,6 @@ type S7ServerApi = {
 };
 
 const require = createRequire(import.meta.url);
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /**
  * A Siemens S7 PLC for tests: snap7's server (node-snap7, built from source by `npm ci`) on
