@@ -17,8 +17,8 @@ import { configProblems } from "./runtime/validate-config.ts";
 import { AgentStore } from "./store/agent-store.ts";
 import type { AlarmTransition, SeriesPoints } from "./store/outbox.ts";
 import { SyncClient } from "./sync/sync-client.ts";
+import { AGENT_VERSION } from "./version.ts";
 
-export const AGENT_VERSION = "1.0.0";
 const HEARTBEAT_MS = 15_000;
 
 export type AgentOptions = {
