@@ -61,6 +61,7 @@ export function createApp(deps: AppDeps) {
   app.use("*", httpMetrics(ctx.metrics));
   app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));
   app.use("/api/auth/*", requestBodyLimit(AUTH_BODY_MAX_BYTES));
+  app.use("/api/edge/agents/enroll", requestBodyLimit(AUTH_BODY_MAX_BYTES));
   app.onError(onError(ctx.logger));
   app.notFound(notFoundHandler);
 
@@ -80,7 +81,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/meters/readings", meterReadingRoutes(ctx));
   app.route("/api/audit", auditRoutes(ctx));
   app.route("/api/edge", edgeFieldRoutes(ctx));
-  app.route("/api/edge", agentRoutes(ctx));
+  app.route("/api/edge", agentRoutes(ctx, { mqttPort: () => deps.broker?.port ?? ctx.config.MQTT_PORT }));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));

@@ -28,6 +28,20 @@ export const serverConfigSchema = z.object({
   // 4 MiB: far above the largest legitimate packet (a full 5,000-point batch is ~150 kB); MQTT's own
   // ceiling is 256 MiB [MQTT-2.2.3].
   MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_460).default(4_194_304),
+  /**
+   * The server's public base URL (e.g. https://caudal.example.com), as agents and install scripts
+   * reach it; unset, the URL a request came in on.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
+  /** The broker URL handed to enrolling agents; unset, mqtt://<PUBLIC_URL's or the request's host>:<MQTT_PORT>. */
+  PUBLIC_MQTT_URL: z
+    .url({ protocol: /^(mqtts?|wss?)$/, error: "must be an mqtt://, mqtts://, ws:// or wss:// URL" })
+    .optional(),
+  /** Enrollment attempts (POST /api/edge/agents/enroll) per client address per minute. */
+  ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

@@ -55,6 +55,7 @@ const KINDS: Kind[] = [
   "report",
   "invoice",
   "user",
+  "enrollment_code",
 ];
 
 let A: ProjectTree;

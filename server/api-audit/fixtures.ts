@@ -16,7 +16,8 @@ export type Kind =
   | "alarm"
   | "report"
   | "invoice"
-  | "user";
+  | "user"
+  | "enrollment_code";
 
 /** A project with one of everything, all made through the API as the superadmin. */
 export type ProjectTree = {
@@ -35,6 +36,7 @@ export type ProjectTree = {
   deploymentId: string;
   logId: string;
   invoiceId: string;
+  enrollmentCodeId: string;
   /** An operador assigned to this project only. */
   userId: string;
   /** Every UUID that appeared in a response while the tree was built. */
@@ -159,6 +161,7 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
   );
   if (!invoice) throw new Error(`fixture: no invoice issued for ${label}`);
   await call("/api/billing/snapshots", { project_id: projectId });
+  const enrollmentCode = await created(`/api/edge/projects/${projectId}/enrollment-codes`, {});
   const user = await t.userWithRole("operador", [projectId]);
   seenIds.add(user.id);
 
@@ -183,6 +186,7 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     deploymentId: deployment.id,
     logId: log.id,
     invoiceId: invoice.id,
+    enrollmentCodeId: enrollmentCode.id,
     userId: user.id,
     seenIds,
   };
@@ -210,6 +214,8 @@ export function idOfKind(tree: ProjectTree, kind: Kind): string {
       return tree.invoiceId;
     case "user":
       return tree.userId;
+    case "enrollment_code":
+      return tree.enrollmentCodeId;
   }
 }
 
@@ -245,6 +251,7 @@ export function kindOfPathParam(path: string, name: string): Kind {
     alarms: "alarm",
     reports: "report",
     invoices: "invoice",
+    "enrollment-codes": "enrollment_code",
   };
   const kind = bySegment[segmentBefore(path, name)];
   // A new endpoint whose path names something the fixtures do not build: teach the audit about it.

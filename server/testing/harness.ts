@@ -55,6 +55,7 @@ export class TestServer {
       TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       LOGIN_RATE_LIMIT: "1000",
       LOGIN_RATE_LIMIT_PER_ADDRESS: "100000",
+      ENROLL_RATE_LIMIT: "100000",
       ...overrides,
     });
     this.#logger = logger;
