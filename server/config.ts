@@ -1,4 +1,8 @@
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
+
+/** The repository's dist/agent, where `npm run build:agent` writes. */
+const DEFAULT_AGENT_DIST_DIR = fileURLToPath(new URL("../dist/agent", import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -41,6 +45,11 @@ export const serverConfigSchema = z.object({
     .url({ protocol: /^(mqtts?|wss?)$/, error: "must be an mqtt://, mqtts://, ws:// or wss:// URL" })
     .optional(),
   /** Enrollment attempts (POST /api/edge/agents/enroll) per client address per minute. */
+  /**
+   * The agent executables and their manifest.json (`npm run build:agent`), served by the Linux
+   * binary endpoint and packed into MSIs. Relative paths are from the working directory.
+   */
+  AGENT_DIST_DIR: z.string().min(1).default(DEFAULT_AGENT_DIST_DIR),
   ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
 });
 
