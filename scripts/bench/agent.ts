@@ -137,7 +137,7 @@ function exited(c: ChildProcess): Promise<void> {
   return c.exitCode !== null ? Promise.resolve() : new Promise((resolve) => c.once("exit", () => resolve()));
 }
 
-function runtimeConfig(ports: number[], tags: number, intervalMs: number): AgentRuntimeConfig {
+export function runtimeConfig(ports: number[], tags: number, intervalMs: number): AgentRuntimeConfig {
   const devices: AgentDevice[] = ports.map((port, d) => ({
     id: randomUUID(),
     asset_id: randomUUID(),

@@ -31,9 +31,9 @@ export async function bundleAgent(build_: { version: string; commit: string }): 
     platform: "node",
     target: "node24",
     format: "cjs",
-    // Smaller and faster to parse, with function names kept for readable stack traces.
-    minifyWhitespace: true,
-    minifySyntax: true,
+    // 4.5 MB instead of 6.6 MB: less to read and parse at start (RSS), with function and class
+    // names kept (keepNames) for readable stack traces.
+    minify: true,
     keepNames: true,
     legalComments: "none",
     // import.meta.url as in an ES module: the executable itself (only read by code run from source).
