@@ -23,6 +23,8 @@ export class ChildAgent {
   readonly lines: string[] = [];
   #child: ChildProcess | undefined;
   #exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  /** How the last run ended. */
+  exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   constructor(config: AgentFileConfig) {
     this.config = config;
@@ -46,6 +48,7 @@ export class ChildAgent {
     this.#exit = new Promise((resolve) =>
       child.once("exit", (code, signal) => {
         this.#child = undefined;
+        this.exited = { code, signal };
         resolve({ code, signal });
       }),
     );
