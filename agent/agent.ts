@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type AgentRuntimeConfig, configHash } from "../shared/mqtt/agent-config.ts";
-import type { AgentFileConfig } from "../shared/mqtt/agent-file-config.ts";
+import type { AgentRunConfig } from "../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../shared/mqtt/topics.ts";
 import { readingInRange } from "../shared/telemetry-limits.ts";
 import type { AgentLog } from "./agent-log.ts";
@@ -44,7 +44,7 @@ type LastValue = {
  * over MQTT. Runs the last applied configuration from its own store, so it polls with no server.
  */
 export class CaudalAgent {
-  readonly config: AgentFileConfig;
+  readonly config: AgentRunConfig;
   readonly metrics: AgentMetrics = createAgentMetrics();
   readonly #o: Required<Omit<AgentOptions, "timing">> & { timing: NonNullable<AgentOptions["timing"]> };
   readonly store: AgentStore;
@@ -60,7 +60,7 @@ export class CaudalAgent {
   #applying: Promise<void> = Promise.resolve();
   #stopping = false;
 
-  constructor(config: AgentFileConfig, options: AgentOptions) {
+  constructor(config: AgentRunConfig, options: AgentOptions) {
     this.config = config;
     this.#o = {
       log: options.log,

@@ -1,8 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentFileConfig, agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
+import { type AgentFileConfig, type AgentRunConfig, agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
 import { CaudalAgent } from "./agent.ts";
 import { AgentLog } from "./agent-log.ts";
+import { agentCredentials } from "./enroll.ts";
 import { setNativeCacheDir } from "./native/native-addon.ts";
 import { SystemdNotifier } from "./systemd-notify.ts";
 import { trustCertificate } from "./trust-certificate.ts";
@@ -63,11 +64,12 @@ function trust(file: string | undefined): never {
   }
 }
 
-async function run(config: AgentFileConfig): Promise<void> {
-  setNativeCacheDir(join(config.data_dir, "native"));
+async function run(file: AgentFileConfig): Promise<void> {
+  setNativeCacheDir(join(file.data_dir, "native"));
   const log = new AgentLog();
-  const agent = new CaudalAgent(config, { log });
   const systemd = new SystemdNotifier();
+  const enrolling = new AbortController();
+  let agent: CaudalAgent | undefined;
 
   let stopping = false;
   async function shutdown(signal: string): Promise<void> {
@@ -75,13 +77,28 @@ async function run(config: AgentFileConfig): Promise<void> {
     stopping = true;
     systemd.stopping();
     log.log("info", "agent", `stopping on ${signal}`);
-    await agent.stop();
+    enrolling.abort();
+    await agent?.stop();
     process.exit(0);
   }
   // A closed terminal (SIGHUP) stops the agent like Ctrl-C: it says offline and closes its store.
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const)
     process.on(signal, () => void shutdown(signal));
 
+  let config: AgentRunConfig;
+  try {
+    config = await agentCredentials(file, {
+      log,
+      signal: enrolling.signal,
+      // A start that waits for the WAN must not be killed by systemd's start timeout.
+      onWait: (ms) => systemd.extendStartTimeout(ms + 30_000),
+    });
+  } catch (err) {
+    // Stopped while enrolling: shutdown() exits.
+    if (stopping) await new Promise(() => {});
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  agent = new CaudalAgent(config, { log });
   try {
     await agent.start();
   } catch (err) {

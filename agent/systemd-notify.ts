@@ -18,6 +18,14 @@ export class SystemdNotifier {
     }
   }
 
+  /**
+   * Before READY=1: asks for `ms` more before systemd's start timeout (EXTEND_TIMEOUT_USEC,
+   * sd_notify(3)), e.g. while enrollment waits for the WAN.
+   */
+  extendStartTimeout(ms: number): void {
+    this.#send(`EXTEND_TIMEOUT_USEC=${Math.ceil(ms * 1000)}`);
+  }
+
   stopping(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#send("STOPPING=1");

@@ -24,6 +24,8 @@ export class ChildAgent {
   #child: ChildProcess | undefined;
   #exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
   readonly #env: NodeJS.ProcessEnv;
+  /** How the last run ended. */
+  exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
   readonly #command: string[];
 
@@ -56,6 +58,7 @@ export class ChildAgent {
     this.#exit = new Promise((resolve) =>
       child.once("exit", (code, signal) => {
         this.#child = undefined;
+        this.exited = { code, signal };
         resolve({ code, signal });
       }),
     );

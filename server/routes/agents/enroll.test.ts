@@ -84,6 +84,19 @@ describe("POST /api/edge/agents/enroll", () => {
     expect(message(late)).toContain("expired at");
   });
 
+  it("a code of another project than project_id: 401 before it is spent, and that project's token is untouched", async () => {
+    const project = await t.project();
+    const other = await t.project();
+    const { code } = await issue(project);
+    const refused = await enroll({ code, project_id: other });
+    expectError(refused, 401, "InvalidEnrollmentCode");
+    expect(message(refused)).toContain("another project");
+    expect(auditOf(t, project).filter((a) => a.entity === "agent_token")).toEqual([]);
+    const ok = await enroll({ code, project_id: project });
+    expect(ok.status).toBe(200);
+    expect(ok.body.project_id).toBe(project);
+  });
+
   it("two concurrent enrollments with one code: exactly one succeeds", async () => {
     const project = await t.project();
     for (let round = 0; round < 3; round++) {
@@ -109,6 +122,7 @@ describe("POST /api/edge/agents/enroll", () => {
     ["hostname too long", { code: "cen_x", hostname: "h".repeat(254) }, "hostname"],
     ["hostname with a control character", { code: "cen_x", hostname: "rig\n7" }, "hostname"],
     ["hostname not a string", { code: "cen_x", hostname: 7 }, "hostname"],
+    ["project_id not a UUID", { code: "cen_x", project_id: "nope" }, "project_id"],
   ];
   for (const [label, body, field] of bad) {
     it(`${label} → 400 (${field})`, async () => {

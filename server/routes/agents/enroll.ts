@@ -23,7 +23,8 @@ const route = createRoute({
     200: json(enrollmentSchema, "Enrolled: keep the token, the code is spent"),
     ...errorResponses(400, 415, 429),
     401: {
-      description: "The code is unknown, already used, expired or revoked",
+      description:
+        "The code is unknown (or of another project than `project_id`), already used, expired or revoked",
       content: errorContent(
         401,
         { error: "InvalidEnrollmentCode", message: "the enrollment code is not valid" },
@@ -47,10 +48,11 @@ export function mountEnroll(router: Router, ctx: ServiceContext, mqttPort: () =>
   router.openapi(route, (c) => {
     const { ip } = clientInfo(c);
     enforceAddressRateLimit(limiter, ctx, ip);
-    const { code, hostname } = c.req.valid("json");
+    const { code, hostname, project_id } = c.req.valid("json");
     const enrolled = enrollAgent(ctx, code, {
       ...(ip === undefined ? {} : { address: ip }),
       ...(hostname === undefined ? {} : { hostname }),
+      ...(project_id === undefined ? {} : { projectId: project_id }),
     });
     return c.json({ ...enrolled, mqtt_url: agentMqttUrl(ctx.config, c.req.url, mqttPort()) }, 200);
   });

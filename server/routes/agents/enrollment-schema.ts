@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { enrollResponseSchema } from "../../../shared/enrollment.ts";
 import { ENROLLMENT_CODE_MAX_TTL_SECONDS } from "../../services/agents/enrollment-codes.ts";
 
 const MIN_TTL_SECONDS = 60;
@@ -58,6 +59,10 @@ export const enrollBody = z
       description: "the enrollment code from the installer or the agent config",
       example: "cen_Yt3…",
     }),
+    project_id: z.uuid("project_id must be a UUID").optional().openapi({
+      description:
+        "the project the agent is configured for: a code of another project is refused before it is spent",
+    }),
     hostname: z
       .string()
       .trim()
@@ -70,16 +75,4 @@ export const enrollBody = z
   })
   .openapi("EnrollRequest");
 
-export const enrollmentSchema = z
-  .object({
-    project_id: z.uuid(),
-    agent_token: z
-      .string()
-      .openapi({ description: "The agent's MQTT password. Shown once; keep it secret." }),
-    mqtt_username: z.string().openapi({ example: "agent:2b0c…" }),
-    mqtt_url: z.string().openapi({
-      description: "The broker: PUBLIC_MQTT_URL, or mqtt://<PUBLIC_URL's or the request's host>:<MQTT_PORT>",
-      example: "mqtt://caudal.example.com:1883",
-    }),
-  })
-  .openapi("Enrollment");
+export const enrollmentSchema = enrollResponseSchema.openapi("Enrollment");

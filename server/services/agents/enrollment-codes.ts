@@ -201,7 +201,7 @@ function refusal(status: Exclude<EnrollmentCodeStatus, "active">, row: CodeRow):
 export function enrollAgent(
   ctx: ServiceContext,
   code: string,
-  meta: { address?: string; hostname?: string },
+  meta: { address?: string; hostname?: string; projectId?: string },
 ): Enrollment {
   const now = ctx.clock.now();
   const hash = sha256Hex(code);
@@ -209,6 +209,12 @@ export function enrollAgent(
     (tx) => {
       const row = tx.select().from(enrollmentCodes).where(eq(enrollmentCodes.codeHash, hash)).get();
       if (!row) throw new AppError("InvalidEnrollmentCode", "the enrollment code is not valid");
+      // An agent configured for another project must not take (and rotate) this project's token.
+      if (meta.projectId !== undefined && meta.projectId !== row.projectId)
+        throw new AppError(
+          "InvalidEnrollmentCode",
+          "this enrollment code belongs to another project than project_id",
+        );
       const status = statusOf(row, now);
       if (status !== "active") throw refusal(status, row);
       const claimed = tx
