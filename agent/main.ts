@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
+import { SystemdNotifier } from "../shared/systemd-notify.ts";
 import { CaudalAgent } from "./agent.ts";
 import { AgentLog } from "./agent-log.ts";
-import { SystemdNotifier } from "./systemd-notify.ts";
 import { trustCertificate } from "./trust-certificate.ts";
 
 // caudal-agent entry point: `npm run agent`, configured by the JSON file named in AGENT_CONFIG.

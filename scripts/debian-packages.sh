@@ -8,7 +8,9 @@ set -uo pipefail
 # python3-pymodbus only *recommends* python3-serial-asyncio (which brings python3-serial), and
 # pymodbus.server imports pyserial even for TCP: with --no-install-recommends they are named here.
 # g++ and make: node-gyp builds native addons (scripts/node-env.test.ts builds one).
-want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make)
+# systemd: systemd-analyze checks the unit files in systemd/, and systemd-notify is what both
+# programs call under systemd (a container's image may lack it).
+want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make systemd)
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -55,7 +55,7 @@ describe("scripts/debian-packages.sh", () => {
 
   it("does nothing when every package is there", () => {
     const { status, apt } = run({
-      installed: [...FRESH, "python3-serial-asyncio", "python3-serial"],
+      installed: [...FRESH, "python3-serial-asyncio", "python3-serial", "systemd"],
     });
     expect(status).toBe(0);
     expect(apt).toBe("");
