@@ -1,11 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AgentFileConfig, type AgentRunConfig, agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
+import {
+  type AgentFileConfig,
+  type AgentRunConfig,
+  agentFileConfigSchema,
+} from "../shared/mqtt/agent-file-config.ts";
+import { SystemdNotifier } from "../shared/systemd-notify.ts";
 import { CaudalAgent } from "./agent.ts";
 import { AgentLog } from "./agent-log.ts";
 import { agentCredentials } from "./enroll.ts";
 import { setNativeCacheDir } from "./native/native-addon.ts";
-import { SystemdNotifier } from "./systemd-notify.ts";
 import { trustCertificate } from "./trust-certificate.ts";
 import { AGENT_COMMIT, AGENT_VERSION } from "./version.ts";
 

@@ -41,6 +41,18 @@ export const qemuAarch64Missing = filesMissing(
   "qemu-user-static, libc6-arm64-cross and libstdc++6-arm64-cross",
 );
 
+/** Debian's systemd: systemd-analyze checks the unit files; systemd-notify is how both programs talk to it. */
+export function systemdToolsMissing(): string | null {
+  for (const tool of ["systemd-analyze", "systemd-notify"]) {
+    const run = spawnSync(tool, ["--version"], { encoding: "utf8", timeout: 20_000 });
+    if (run.status !== 0) {
+      const why = run.error ? run.error.message : run.stderr.trim() || `exit status ${run.status}`;
+      return `${tool} --version failed (${why}; scripts/debian-packages.sh installs systemd as root)`;
+    }
+  }
+  return null;
+}
+
 /**
  * Every peer program the tests drive, by the Debian package that provides it. scripts/test.sh
  * checks them all after scripts/debian-packages.sh ran (scripts/testing/check-peers.ts).
@@ -57,4 +69,5 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
     ["/usr/bin/aarch64-linux-gnu-strip"],
     "binutils-aarch64-linux-gnu",
   ),
+  systemd: systemdToolsMissing,
 };

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Assembles what the server image holds (Dockerfile, build stage), from a build context with
+# package.json, package-lock.json, server/ and shared/ (.dockerignore leaves out the tests):
+#   APP_DIR   production dependencies (npm ci --omit=dev), package.json, server/ and shared/;
+#   DATA_DIR  an empty folder, which the Dockerfile copies to the DATA_DIR volume owned by `node`
+#             (COPY keeps no folder's own mode; the server makes its files 0600).
+# No Docker engine runs on the development machines, so scripts/container/image.test.ts runs the
+# Dockerfile's steps, this script included, in a throw-away directory and starts the server there.
+# Usage: build-image-root.sh CONTEXT_DIR APP_DIR DATA_DIR
+set -eu
+
+if [ "$#" -ne 3 ]; then
+  echo "usage: $0 CONTEXT_DIR APP_DIR DATA_DIR" >&2
+  exit 2
+fi
+context=$1
+app=$2
+data=$3
+
+# Readable by the image's unprivileged user, writable by root only.
+umask 022
+mkdir -p "$app"
+cp "$context/package.json" "$context/package-lock.json" "$app/"
+# better-sqlite3 13 and @node-rs/argon2 ship prebuilt binaries: no install script needs to run,
+# so nothing compiles and the image needs no build tools.
+(cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+cp -R "$context/server" "$context/shared" "$app/"
+
+mkdir -p "$data"
