@@ -10,7 +10,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import {
   AGENT_MANIFEST_FILE,
   AGENT_TARGETS,
@@ -151,6 +151,6 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   writeFileSync(`${manifestFile}.partial`, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(`${manifestFile}.partial`, manifestFile);
   rmSync(workDir, { recursive: true, force: true });
-  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${manifestFile.slice(ROOT.length + 1)}`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${relative(process.cwd(), manifestFile)}`);
   return manifest;
 }
