@@ -4,6 +4,7 @@ import {
   createReadStream,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -91,6 +92,11 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   const bundle = await bundleAgent({ version, commit });
   for (const warning of bundle.warnings) log(`esbuild: ${warning}`);
   const inputs = createHash("sha256").update(NODE_VERSION).update("\0").update(bundle.code);
+  // The build's own code: a change in how executables are made is a change of input too.
+  for (const file of readdirSync(import.meta.dirname)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .sort())
+    inputs.update(`\0${file}\0`).update(readFileSync(join(import.meta.dirname, file)));
   for (const t of targets) {
     inputs.update(`\0${t}`);
     for (const [name, file] of Object.entries(nativeAssets(t)))
