@@ -41,6 +41,10 @@ export const qemuAarch64Missing = filesMissing(
   "qemu-user-static, libc6-arm64-cross and libstdc++6-arm64-cross",
 );
 
+/** Builds the Windows MSI (the server runs it) and checks it (DESIGN.md, "Windows MSI"). */
+export const wixlMissing = filesMissing(["/usr/bin/wixl"], "wixl");
+export const msitoolsMissing = filesMissing(["/usr/bin/msiinfo", "/usr/bin/msiextract"], "msitools");
+
 /**
  * Every peer program the tests drive, by the Debian package that provides it. scripts/test.sh
  * checks them all after scripts/debian-packages.sh ran (scripts/testing/check-peers.ts).
@@ -57,4 +61,6 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
     ["/usr/bin/aarch64-linux-gnu-strip"],
     "binutils-aarch64-linux-gnu",
   ),
+  wixl: wixlMissing,
+  msitools: msitoolsMissing,
 };
