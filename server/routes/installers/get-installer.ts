@@ -20,7 +20,7 @@ const route = createRoute({
   summary: "The project's Windows installer (MSI)",
   description:
     "An MSI built with wixl for this project: the agent executable, its configuration (project id, server URL, and a one-time enrollment code of its own, valid 7 days), and the `caudal-agent` Windows service through WinSW (automatic start, restart on failure, logs in the install folder), stopped and removed on uninstall; a newer MSI replaces an installed one (MajorUpgrade).\n\n" +
-    "When no MSI is built for the current agent and inputs, or the built one's enrollment code is used, expired, revoked or has less than a day left, a build is queued (or the one queued or running is named) and the answer is 202 with Retry-After: poll GET …/builds/{build_id}, then ask again.",
+    "When no MSI is built for the current agent and inputs, or the built one's enrollment code is used, expired, revoked or has less than a day left, a build is queued (or the one queued or running is named) and the answer is 202 with Retry-After: poll GET …/builds/{build_id}, then ask again. When the last build failed on the same inputs, the answer is 202 with that build (status failed, no Retry-After) until POST …/build or …/rebuild queues another: polling never starts failing builds.",
   security: bearer,
   request: { params: projectIdParams },
   responses: {
@@ -37,7 +37,7 @@ const route = createRoute({
       content: { [MSI_TYPE]: { schema: z.string().openapi({ format: "binary" }) } },
     },
     202: {
-      description: "Not built yet: the build is queued or running",
+      description: "Not built: the build is queued or running (Retry-After), or failed (see its log)",
       headers: retryAfterHeader,
       content: { "application/json": { schema: buildQueuedSchema } },
     },
@@ -50,7 +50,7 @@ export function mountGetInstaller(router: Router, ctx: ServiceContext, artifacts
     const serverUrl = publicBaseUrl(ctx.config, c.req.url);
     const found = installerDownload(ctx, artifacts, c.get("auth"), c.req.valid("param").id, serverUrl);
     if (found.kind === "pending") {
-      c.header("Retry-After", String(BUILD_RETRY_AFTER_S));
+      if (found.build.status !== "failed") c.header("Retry-After", String(BUILD_RETRY_AFTER_S));
       return c.json({ build_id: found.build.id, status: found.build.status }, 202);
     }
     const body = Readable.toWeb(createReadStream("", { fd: found.fd })) as ReadableStream<Uint8Array>;

@@ -23,7 +23,7 @@ const buildRoute = createRoute({
   tags: [INSTALLERS_TAG],
   summary: "Queue a build of the project's Windows MSI",
   description:
-    "Builds are cached by agent version and the hash of the project's installer inputs: when an MSI of the same inputs exists and its enrollment code is still good, that build is returned (status succeeded) and nothing is built. One build at a time per project: while one is queued or running, its id is returned and nothing starts. Queuing is audited.",
+    "Builds are cached by agent version and the hash of the project's installer inputs: when an MSI of the same inputs exists and its enrollment code is still good, that build is returned (status succeeded) and nothing is built. One build at a time per project: while one is queued or running, its id is returned and nothing starts. After a failed build, this queues a new one. Queuing is audited.",
   security: bearer,
   request: { params: projectIdParam2 },
   responses: {
@@ -52,6 +52,7 @@ export function mountQueueBuild(router: Router, ctx: ServiceContext, artifacts: 
     const { build } = requestInstallerBuild(ctx, artifacts, c.get("auth"), projectId, {
       serverUrl: publicBaseUrl(ctx.config, c.req.url),
       rebuild,
+      retryFailed: true,
     });
     if (build.status !== "succeeded") c.header("Retry-After", String(BUILD_RETRY_AFTER_S));
     return { build_id: build.id, status: build.status };

@@ -55,7 +55,7 @@ export class InstallerBuildWorker {
           tx,
           id,
           now,
-          "failed: the server stopped while this build was running; request the installer again",
+          "failed: the server stopped while this build was running; queue it again with POST …/build",
         );
         tx.update(installerBuilds)
           .set({ status: "failed", finishedAt: now })

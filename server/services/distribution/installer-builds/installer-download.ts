@@ -27,7 +27,8 @@ function downloadName(projectName: string, projectId: string): string {
 /**
  * GET …/installer: the project's MSI when one is built for the current inputs and its enrollment
  * code is still good, opened here so a newer build cannot remove it before it is streamed;
- * otherwise the build that is queued or running, or one queued now.
+ * otherwise the build that is queued or running, or one queued now, or the last build when it
+ * failed on these same inputs (POST …/build tries again).
  */
 export function installerDownload(
   ctx: ServiceContext,
@@ -37,7 +38,11 @@ export function installerDownload(
   serverUrl: string,
 ): InstallerDownload {
   for (;;) {
-    const { build } = requestInstallerBuild(ctx, artifacts, auth, projectId, { serverUrl, rebuild: false });
+    const { build } = requestInstallerBuild(ctx, artifacts, auth, projectId, {
+      serverUrl,
+      rebuild: false,
+      retryFailed: false,
+    });
     if (build.status !== "succeeded" || !build.file || build.bytes === null)
       return { kind: "pending", build };
     let fd: number;

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import { installerBuilds, projects } from "../../../db/schema/index.ts";
 import { notFound } from "../../../http/errors.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
@@ -17,6 +17,18 @@ export type BuildRequest = {
   queued: boolean;
 };
 
+export type BuildOptions = {
+  serverUrl: string;
+  /** Ignore the cache (POST …/rebuild). */
+  rebuild: boolean;
+  /**
+   * Queue again when the project's last build failed on these same inputs (POST …/build and
+   * …/rebuild). GET …/installer reports that failure instead: a client polling it must not start
+   * a failing build, and issue an enrollment code, on every poll.
+   */
+  retryFailed: boolean;
+};
+
 /**
  * Asks for the project's MSI to be built. One build at a time per project: while one is queued or
  * running, that one is returned and nothing starts. Otherwise the cache answers (an MSI of the same
@@ -28,7 +40,7 @@ export function requestInstallerBuild(
   artifacts: AgentArtifacts,
   auth: AuthContext,
   projectId: string,
-  opts: { serverUrl: string; rebuild: boolean },
+  opts: BuildOptions,
 ): BuildRequest {
   assertProjectVisible(auth, projectId);
   const result = ctx.db.transaction(
@@ -54,6 +66,19 @@ export function requestInstallerBuild(
       if (!opts.rebuild && !("missing" in inputs)) {
         const cached = servableBuild(ctx, projectId, inputs);
         if (cached) return { build: cached, queued: false };
+      }
+      if (!opts.retryFailed) {
+        const latest = tx
+          .select()
+          .from(installerBuilds)
+          .where(eq(installerBuilds.projectId, projectId))
+          .orderBy(desc(installerBuilds.createdAt))
+          .limit(1)
+          .get();
+        const sameInputs =
+          latest?.serverUrl === opts.serverUrl &&
+          latest.inputsSha256 === ("missing" in inputs ? null : inputs.inputsSha256);
+        if (latest?.status === "failed" && sameInputs) return { build: latest, queued: false };
       }
       const now = ctx.clock.now();
       const build = tx

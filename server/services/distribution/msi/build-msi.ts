@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -103,6 +103,7 @@ export async function buildMsi(input: MsiBuildInput): Promise<{ bytes: number; s
     const msi = join(workDir, "product.msi");
     const { size } = await stat(msi);
     const sha256 = await sha256Of(msi);
+    await chmod(msi, 0o600); // it holds the enrollment code
     await rename(msi, input.outFile);
     log(`MSI built in ${((Date.now() - started) / 1000).toFixed(1)} s: ${(size / 1e6).toFixed(1)} MB`);
     return { bytes: size, sha256 };
