@@ -276,5 +276,44 @@ requirePeer("wixl", wixlMissing).describe("the project's Windows MSI", () => {
       token: supervisor,
     });
     expect(old.body.installer).toBeNull();
+    buildId = build.id;
   }, 300_000);
+
+  msitools.it(
+    "its code enrolls an agent once; a used code, or one with less than a day left, makes it build again",
+    async () => {
+      const res = await fetch(`${t.baseUrl}${installerPath(projectId)}`, {
+        headers: { authorization: `Bearer ${supervisor}` },
+      });
+      expect(res.status).toBe(200);
+      writeFileSync(msi, Buffer.from(await res.arrayBuffer()));
+      const dir = join(work, "second");
+      execFileSync("msiextract", ["-C", dir, msi]);
+      const { enrollment_code } = JSON.parse(readFileSync(join(dir, "Caudal Agent", "agent.json"), "utf8"));
+      const enrolled = await t.request<{ project_id: string }>("/api/edge/agents/enroll", {
+        body: { code: enrollment_code, hostname: "msi-test" },
+      });
+      expect(enrolled.status, enrolled.text).toBe(200);
+      expect(enrolled.body.project_id).toBe(projectId);
+
+      const afterUse = await t.request<Queued>(installerPath(projectId), { token: supervisor });
+      expect(afterUse.status).toBe(202);
+      expect(afterUse.body.build_id).not.toBe(buildId);
+      const { build } = await waitForBuild(t, supervisor, projectId, afterUse.body.build_id);
+      expect(build.status, build.log).toBe("succeeded");
+      const served = await fetch(`${t.baseUrl}${installerPath(projectId)}`, {
+        headers: { authorization: `Bearer ${supervisor}` },
+      });
+      expect(served.status).toBe(200);
+      await served.body?.cancel();
+
+      // A code lives 7 days; with less than one left, the MSI is not handed out again.
+      t.clock.advance(6 * 86_400_000 + 3_600_000);
+      const token = (await t.userWithRole("supervisor", [projectId])).token;
+      const nearExpiry = await t.request<Queued>(installerPath(projectId), { token });
+      expect(nearExpiry.status).toBe(202);
+      expect(nearExpiry.body.build_id).not.toBe(build.id);
+    },
+    300_000,
+  );
 });

@@ -22,7 +22,8 @@ export class InstallerBuildWorker {
   readonly #artifacts: AgentArtifacts;
   #started = false;
   #current: { abort: AbortController; done: Promise<void> } | undefined;
-  readonly #onQueued = () => this.#next();
+  // After the request that queued the build has been answered.
+  readonly #onQueued = () => setImmediate(() => this.#next());
 
   constructor(ctx: ServiceContext, artifacts: AgentArtifacts) {
     this.#ctx = ctx;
