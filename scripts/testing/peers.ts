@@ -53,6 +53,10 @@ export function systemdToolsMissing(): string | null {
   return null;
 }
 
+/** Builds the Windows MSI (the server runs it) and checks it (DESIGN.md, "Windows MSI"). */
+export const wixlMissing = filesMissing(["/usr/bin/wixl"], "wixl");
+export const msitoolsMissing = filesMissing(["/usr/bin/msiinfo", "/usr/bin/msiextract"], "msitools");
+
 /**
  * Every peer program the tests drive, by the Debian package that provides it. scripts/test.sh
  * checks them all after scripts/debian-packages.sh ran (scripts/testing/check-peers.ts).
@@ -70,4 +74,7 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
     "binutils-aarch64-linux-gnu",
   ),
   systemd: systemdToolsMissing,
+
+  wixl: wixlMissing,
+  msitools: msitoolsMissing,
 };

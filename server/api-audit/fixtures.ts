@@ -1,5 +1,8 @@
 import { randomUUID } from "node:crypto";
-import type { ApiResponse, TestServer } from "../testing/harness.ts";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ApiResponse, TestServer } from "../testing/harness.ts";
 import { segmentBefore } from "./openapi-model.ts";
 import type { IdSource } from "./requests.ts";
 
@@ -17,7 +20,16 @@ export type Kind =
   | "report"
   | "invoice"
   | "user"
-  | "enrollment_code";
+  | "enrollment_code"
+  | "installer_build";
+
+/**
+ * The audits' server. Its AGENT_DIST_DIR holds no agent build, so an installer build the audit
+ * queues fails at once instead of running wixl while the audits compare database snapshots.
+ */
+export function startAuditServer(): Promise<TestServer> {
+  return TestServer.start({ AGENT_DIST_DIR: mkdtempSync(join(tmpdir(), "caudal-audit-no-agent-")) });
+}
 
 /** A project with one of everything, all made through the API as the superadmin. */
 export type ProjectTree = {
@@ -37,6 +49,8 @@ export type ProjectTree = {
   logId: string;
   invoiceId: string;
   enrollmentCodeId: string;
+  /** A finished (failed: the audits have no agent build) installer build. */
+  installerBuildId: string;
   /** An operador assigned to this project only. */
   userId: string;
   /** Every UUID that appeared in a response while the tree was built. */
@@ -162,6 +176,24 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
   if (!invoice) throw new Error(`fixture: no invoice issued for ${label}`);
   await call("/api/billing/snapshots", { project_id: projectId });
   const enrollmentCode = await created(`/api/edge/projects/${projectId}/enrollment-codes`, {});
+  const build = await call<{ build_id: string }>(
+    `/api/edge/projects/${projectId}/build`,
+    undefined,
+    "POST",
+    [202],
+  );
+  // Finished before the audits start: nothing changes under their database snapshots.
+  for (let status = ""; status !== "failed"; ) {
+    const res = await t.request<{ status: string }>(
+      `/api/edge/projects/${projectId}/builds/${build.build_id}`,
+      {
+        token,
+      },
+    );
+    status = res.body.status;
+    if (status === "succeeded") throw new Error("fixture: an installer build succeeded with no agent build");
+    if (status !== "failed") await new Promise((r) => setTimeout(r, 20));
+  }
   const user = await t.userWithRole("operador", [projectId]);
   seenIds.add(user.id);
 
@@ -187,6 +219,7 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     logId: log.id,
     invoiceId: invoice.id,
     enrollmentCodeId: enrollmentCode.id,
+    installerBuildId: build.build_id,
     userId: user.id,
     seenIds,
   };
@@ -216,6 +249,8 @@ export function idOfKind(tree: ProjectTree, kind: Kind): string {
       return tree.userId;
     case "enrollment_code":
       return tree.enrollmentCodeId;
+    case "installer_build":
+      return tree.installerBuildId;
   }
 }
 
@@ -252,6 +287,7 @@ export function kindOfPathParam(path: string, name: string): Kind {
     reports: "report",
     invoices: "invoice",
     "enrollment-codes": "enrollment_code",
+    builds: "installer_build",
   };
   const kind = bySegment[segmentBefore(path, name)];
   // A new endpoint whose path names something the fixtures do not build: teach the audit about it.
