@@ -10,10 +10,11 @@ set -uo pipefail
 # g++ and make: node-gyp builds native addons (scripts/node-env.test.ts builds one).
 # Agent distribution (DESIGN.md): qemu-user-static with arm64's libc and libstdc++ runs the aarch64
 # binary, binutils-aarch64-linux-gnu strips it, wixl builds the MSI and msitools checks it,
-# shellcheck checks the Linux install script, systemd's systemd-analyze checks the units.
+# shellcheck checks the Linux install script, and curl and wget are the downloaders it runs with;
+# systemd's systemd-analyze checks the units.
 want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make
   qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross binutils-aarch64-linux-gnu wixl msitools
-  shellcheck systemd)
+  shellcheck curl wget systemd)
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -41,6 +41,11 @@ export const qemuAarch64Missing = filesMissing(
   "qemu-user-static, libc6-arm64-cross and libstdc++6-arm64-cross",
 );
 
+/** The Linux install script's peers: its downloaders and its linter. */
+export const curlMissing = filesMissing(["/usr/bin/curl"], "curl");
+export const wgetMissing = filesMissing(["/usr/bin/wget"], "wget");
+export const shellcheckMissing = filesMissing(["/usr/bin/shellcheck"], "shellcheck");
+
 /**
  * Every peer program the tests drive, by the Debian package that provides it. scripts/test.sh
  * checks them all after scripts/debian-packages.sh ran (scripts/testing/check-peers.ts).
@@ -53,6 +58,9 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
   chromium: chromiumMissing,
   "g++ and make": compilerMissing,
   "qemu-user-static (arm64)": qemuAarch64Missing,
+  curl: curlMissing,
+  wget: wgetMissing,
+  shellcheck: shellcheckMissing,
   "binutils-aarch64-linux-gnu": filesMissing(
     ["/usr/bin/aarch64-linux-gnu-strip"],
     "binutils-aarch64-linux-gnu",

@@ -1,4 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { AGENT_MANIFEST_FILE } from "../../shared/distribution/agent-manifest.ts";
+import { writeAgentDistFixture } from "../testing/agent-dist-fixture.ts";
 import type { ApiResponse, TestServer } from "../testing/harness.ts";
 import { segmentBefore } from "./openapi-model.ts";
 import type { IdSource } from "./requests.ts";
@@ -57,6 +61,10 @@ export function reportDay(nowMs: number): { date: string; noon: string } {
 }
 
 export async function buildTree(t: TestServer, label: string): Promise<ProjectTree> {
+  // Small agent binaries for the distribution endpoints, once per server (written synchronously,
+  // so two trees built concurrently do not both write them).
+  const dist = t.config.AGENT_DIST_DIR;
+  if (!existsSync(join(dist, AGENT_MANIFEST_FILE))) writeAgentDistFixture(dist);
   const token = (await t.admin()).token;
   const marker = `audit${label}${randomUUID().slice(0, 8)}`;
   const seenIds = new Set<string>();
