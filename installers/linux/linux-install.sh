@@ -122,8 +122,13 @@ DATA_DIR=$root/var/lib/caudal-agent
 TOKEN=$DATA_DIR/agent-token.json
 
 partial=
+created_opt=0
+created_opt_parent=0
 cleanup() {
-  if [ -n "$partial" ]; then rm -f "$partial"; fi
+  if [ -n "$partial" ]; then
+    rm -f "$partial"
+    undo_dirs
+  fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -155,6 +160,12 @@ write_file() {
   mv -f "$2.tmp.$$" "$2"
 }
 
+# Removes the folders made for a download that was refused, newest first.
+undo_dirs() {
+  if [ "$created_opt" = 1 ]; then rmdir "$OPT_DIR" 2>/dev/null || true; fi
+  if [ "$created_opt_parent" = 1 ]; then rmdir "$root/opt" 2>/dev/null || true; fi
+}
+
 agent_config() {
   cat <<'CAUDAL_END_CONFIG'
 @CAUDAL_AGENT_CONFIG@
@@ -175,25 +186,44 @@ unit_text() {
 CAUDAL_END_UNIT
 }
 
-# The HTTP status of a download of $1 to $2 with the enrollment code. The code reaches curl and
-# wget through stdin or a private file, never a command line that other users can read.
+# The HTTP status of a download of $1 to $2 with the enrollment code ($3 --head: the headers
+# only). The code reaches curl and wget through stdin or a private file, never a command line that
+# other users can read.
 download() {
   if command -v curl >/dev/null 2>&1; then
     printf 'header = "Authorization: Bearer %s"\n' "$CAUDAL_ENROLLMENT_CODE" |
       curl --config - --silent --show-error --location --connect-timeout 20 \
-        --retry 3 --retry-delay 2 --retry-max-time 120 \
+        --retry 3 --retry-delay 2 --retry-max-time 120 ${3:+"$3"} \
         --output "$2" --write-out '%{http_code}' "$1"
   elif command -v wget >/dev/null 2>&1; then
     wgetrc=$(mktemp "${TMPDIR:-/tmp}/caudal-wgetrc.XXXXXX")
     printf 'header = Authorization: Bearer %s\n' "$CAUDAL_ENROLLMENT_CODE" >"$wgetrc"
     # wget exits 8 on an HTTP error status, which is read from its response headers instead.
     WGETRC=$wgetrc wget --server-response --content-on-error --tries=3 --timeout=20 \
-      --output-document="$2" "$1" 2>"$wgetrc.log" || true
+      ${3:+--spider} --output-document="$2" "$1" 2>"$wgetrc.log" || true
     awk '$1 ~ /^HTTP\// { status = $2 } END { print (status == "" ? "000" : status) }' "$wgetrc.log"
     rm -f "$wgetrc" "$wgetrc.log"
   else
     die "neither curl nor wget is installed; install one of them (apt-get install curl)"
   fi
+}
+
+# refused STATUS BODY_FILE: stops with the server's reason (its JSON message) or a likely one.
+refused() {
+  reason=
+  if [ -n "$2" ] && [ -f "$2" ]; then
+    reason=$(sed -n 's/.*"message":"\([^"]*\)".*/\1/p' "$2" | head -n 1)
+    rm -f "$2"
+  fi
+  # wget keeps no body on a 401, and a HEAD request has none.
+  if [ -z "$reason" ] && [ "$1" = 401 ]; then
+    reason="the enrollment code in this script is expired, revoked or unknown; download a new script"
+  fi
+  undo_dirs
+  if [ "$1" = 000 ]; then
+    die "could not reach $CAUDAL_SERVER_URL; nothing was installed"
+  fi
+  die "the server refused the download (HTTP $1${reason:+: $reason}); nothing was installed"
 }
 
 detect_arch() {
@@ -272,34 +302,46 @@ install_agent() {
   fi
 
   url=$CAUDAL_SERVER_URL/api/edge/agent/linux-binary/$arch
-  say "Downloading the agent from $url"
+  # A re-run on a machine that has this build already does not fetch 100 MB again (slow site
+  # links); the server still checks the script's code, so a revoked script stops working.
+  current=0
+  if [ -f "$BIN" ] && [ "$(sha256sum "$BIN" | cut -d ' ' -f 1)" = "$expected" ]; then
+    current=1
+    say "$BIN is already this build (sha256 $expected): not downloading it again"
+  fi
   if [ "$dry_run" = 1 ]; then
-    note "would download it to $BIN.download and check its SHA-256 ($expected)"
+    [ "$current" = 1 ] || say "Downloading the agent from $url"
+    [ "$current" = 1 ] || note "would download it to $BIN.download and check its SHA-256 ($expected)"
+  elif [ "$current" = 1 ]; then
+    say "Checking the enrollment code with $CAUDAL_SERVER_URL"
+    probe=$(mktemp "${TMPDIR:-/tmp}/caudal-agent-head.XXXXXX")
+    if ! status=$(download "$url" "$probe" --head); then
+      status=000
+    fi
+    rm -f "$probe"
+    [ "$status" = 200 ] || refused "$status" ""
   else
-    created_opt=0
-    [ -d "$OPT_DIR" ] || created_opt=1
-    mkdir -p "$OPT_DIR"
+    say "Downloading the agent from $url"
+    # The binary is downloaded beside its final place (same file system, so it is renamed there at
+    # once); the folders made for it are removed again if the download is refused.
+    if [ ! -d "$root/opt" ]; then
+      mkdir "$root/opt"
+      created_opt_parent=1
+    fi
+    if [ ! -d "$OPT_DIR" ]; then
+      mkdir "$OPT_DIR"
+      created_opt=1
+    fi
     partial=$BIN.download
     if ! status=$(download "$url" "$partial"); then
       status=000
     fi
-    if [ "$status" != 200 ]; then
-      reason=
-      if [ -f "$partial" ]; then
-        reason=$(sed -n 's/.*"message":"\([^"]*\)".*/\1/p' "$partial" | head -n 1)
-      fi
-      rm -f "$partial"
-      [ "$created_opt" = 0 ] || rmdir "$OPT_DIR" 2>/dev/null || true
-      if [ "$status" = 000 ]; then
-        die "could not reach $CAUDAL_SERVER_URL; nothing was installed"
-      fi
-      die "the server refused the download (HTTP $status${reason:+: $reason}); nothing was installed"
-    fi
+    [ "$status" = 200 ] || refused "$status" "$partial"
     say "Verifying its SHA-256"
     actual=$(sha256sum "$partial" | cut -d ' ' -f 1)
     if [ "$actual" != "$expected" ]; then
       rm -f "$partial"
-      [ "$created_opt" = 0 ] || rmdir "$OPT_DIR" 2>/dev/null || true
+      undo_dirs
       die "checksum mismatch: expected $expected, got $actual; the download was corrupted or altered on its way, so nothing was installed"
     fi
     note "sha256 $actual: as the server built it"
@@ -321,10 +363,12 @@ install_agent() {
     fi
   fi
 
-  say "Installing $BIN"
-  run mkdir -p "$OPT_DIR"
-  run mv -f "$BIN.download" "$BIN"
-  partial=
+  if [ "$current" = 0 ]; then
+    say "Installing $BIN"
+    run mkdir -p "$OPT_DIR"
+    run mv -f "$BIN.download" "$BIN"
+    partial=
+  fi
 
   run mkdir -p "$ETC_DIR"
   if [ "$keep_config" = 1 ]; then
