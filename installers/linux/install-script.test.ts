@@ -311,6 +311,10 @@ curl.describe("the served Linux install script, in a throw-away root", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(sha256(join(root, "opt/caudal-agent/caudal-agent"))).toBe(shaOf("linux-x86_64"));
+    // A re-run asks wget for the headers only (--spider).
+    const again = await install(file, ["--root", root], { path: bin });
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain("is already this build");
 
     await revokeNewestCode();
     const refused = await install(file, ["--root", fresh("root")], { path: bin });

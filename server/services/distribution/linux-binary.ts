@@ -39,6 +39,7 @@ export async function openLinuxBinary(artifacts: AgentArtifacts, arch: LinuxArch
     handle,
     bytes: size,
     sha256Hex: found.artifact.sha256,
-    fileName: `caudal-agent-${found.manifest.version}-linux-${arch}`,
+    // The version comes from package.json; anything unusual in it stays out of the header.
+    fileName: `caudal-agent-${found.manifest.version.replace(/[^A-Za-z0-9._+-]/g, "_")}-linux-${arch}`,
   };
 }
