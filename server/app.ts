@@ -20,6 +20,7 @@ import { auditRoutes } from "./routes/audit/index.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { billingRoutes } from "./routes/billing/index.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.ts";
+import { distributionRoutes } from "./routes/distribution/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
 import { installerRoutes } from "./routes/installers/index.ts";
 import { mqttWebSocketRoutes } from "./routes/mqtt/index.ts";
@@ -84,6 +85,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/edge", edgeFieldRoutes(ctx));
   app.route("/api/edge", agentRoutes(ctx, { mqttPort: () => deps.broker?.port ?? ctx.config.MQTT_PORT }));
   app.route("/api/edge", installerRoutes(ctx));
+  app.route("/api/edge", distributionRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));

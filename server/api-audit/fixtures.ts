@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { AGENT_MANIFEST_FILE } from "../../shared/distribution/agent-manifest.ts";
+import { writeAgentDistFixture } from "../testing/agent-dist-fixture.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
 import { segmentBefore } from "./openapi-model.ts";
 import type { IdSource } from "./requests.ts";
@@ -24,8 +26,9 @@ export type Kind =
   | "installer_build";
 
 /**
- * The audits' server. Its AGENT_DIST_DIR holds no agent build, so an installer build the audit
- * queues fails at once instead of running wixl while the audits compare database snapshots.
+ * The audits' server. Its AGENT_DIST_DIR holds only small stand-in Linux binaries (buildTree writes
+ * them) and no WinSW, so an installer build the audit queues fails at once instead of running wixl
+ * while the audits compare database snapshots.
  */
 export function startAuditServer(): Promise<TestServer> {
   return TestServer.start({ AGENT_DIST_DIR: mkdtempSync(join(tmpdir(), "caudal-audit-no-agent-")) });
@@ -71,6 +74,10 @@ export function reportDay(nowMs: number): { date: string; noon: string } {
 }
 
 export async function buildTree(t: TestServer, label: string): Promise<ProjectTree> {
+  // Small agent binaries for the distribution endpoints, once per server (written synchronously,
+  // so two trees built concurrently do not both write them).
+  const dist = t.config.AGENT_DIST_DIR;
+  if (!existsSync(join(dist, AGENT_MANIFEST_FILE))) writeAgentDistFixture(dist);
   const token = (await t.admin()).token;
   const marker = `audit${label}${randomUUID().slice(0, 8)}`;
   const seenIds = new Set<string>();
