@@ -22,6 +22,7 @@ import { billingRoutes } from "./routes/billing/index.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
 import { mqttWebSocketRoutes } from "./routes/mqtt/index.ts";
+import { mqttCredentialRoutes } from "./routes/mqtt-credentials/index.ts";
 import { downtimeRoutes } from "./routes/records/downtime/index.ts";
 import { labResultRoutes } from "./routes/records/lab-results/index.ts";
 import { meterReadingRoutes } from "./routes/records/meter-readings/index.ts";
@@ -81,6 +82,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/audit", auditRoutes(ctx));
   app.route("/api/edge", edgeFieldRoutes(ctx));
   app.route("/api/edge", agentRoutes(ctx));
+  app.route("/api/edge", mqttCredentialRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));

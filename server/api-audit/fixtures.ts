@@ -16,7 +16,8 @@ export type Kind =
   | "alarm"
   | "report"
   | "invoice"
-  | "user";
+  | "user"
+  | "mqttCredential";
 
 /** A project with one of everything, all made through the API as the superadmin. */
 export type ProjectTree = {
@@ -35,6 +36,7 @@ export type ProjectTree = {
   deploymentId: string;
   logId: string;
   invoiceId: string;
+  mqttCredentialId: string;
   /** An operador assigned to this project only. */
   userId: string;
   /** Every UUID that appeared in a response while the tree was built. */
@@ -159,6 +161,9 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
   );
   if (!invoice) throw new Error(`fixture: no invoice issued for ${label}`);
   await call("/api/billing/snapshots", { project_id: projectId });
+  const credential = await created(`/api/edge/projects/${projectId}/mqtt-credentials`, {
+    name: `${marker} hmi`,
+  });
   const user = await t.userWithRole("operador", [projectId]);
   seenIds.add(user.id);
 
@@ -183,6 +188,7 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     deploymentId: deployment.id,
     logId: log.id,
     invoiceId: invoice.id,
+    mqttCredentialId: credential.id,
     userId: user.id,
     seenIds,
   };
@@ -210,6 +216,8 @@ export function idOfKind(tree: ProjectTree, kind: Kind): string {
       return tree.invoiceId;
     case "user":
       return tree.userId;
+    case "mqttCredential":
+      return tree.mqttCredentialId;
   }
 }
 
@@ -227,6 +235,7 @@ export function kindOfField(name: string): Kind | undefined {
     report_id: "report",
     invoice_id: "invoice",
     user_id: "user",
+    credential_id: "mqttCredential",
   };
   return byName[name];
 }

@@ -18,6 +18,8 @@ import { mayReceive, mayRetain, maySubscribe, publishableAs } from "./access.ts"
 import { AccessWatch } from "./access-watch.ts";
 import { authenticate } from "./authenticate.ts";
 import { type BrokerLimits, ConnectionRegistry, DEFAULT_BROKER_LIMITS } from "./connection-registry.ts";
+import { type HmiPublish, hmiMayReceive, hmiMaySubscribe, hmiPublish } from "./hmi/hmi-access.ts";
+import { ProjectNamesCache } from "./hmi/project-names.ts";
 import { LiveValues } from "./live-values.ts";
 import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
 import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
@@ -41,6 +43,10 @@ export class MqttBroker {
    * same Buffer to authorizeForward and to published): an invalid one is forwarded to no one.
    */
   readonly #messages = new WeakMap<Buffer, AgentMessage>();
+  /** Each HMI publish parsed once, in authorizePublish, the same way. */
+  readonly #hmiPublishes = new WeakMap<Buffer, HmiPublish>();
+  /** How HMIs address each project (slug, node, primary host): read by the HMI access checks. */
+  readonly #names: ProjectNamesCache;
   #aedes: Aedes | undefined;
   #tcp: Server | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -52,6 +58,7 @@ export class MqttBroker {
     this.#limits = { maxPacketBytes: ctx.config.MQTT_MAX_PACKET_BYTES, ...DEFAULT_BROKER_LIMITS, ...limits };
     this.#registry = new ConnectionRegistry(this.#limits);
     this.#watch = new AccessWatch(ctx, this.#registry);
+    this.#names = new ProjectNamesCache(ctx);
   }
 
   get isUp(): boolean {
@@ -91,7 +98,10 @@ export class MqttBroker {
       authorizeSubscribe: this.#authorizeSubscribe,
       authorizeForward: (client, packet) => {
         if (this.#messages.get(packet.payload as Buffer)?.valid === false) return null;
-        return mayReceive(principalOf(client), packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
+        const p = principalOf(client);
+        if (p?.kind === "hmi")
+          return hmiMayReceive(this.#names.get(p.projectId), packet.topic) ? packet : null;
+        return mayReceive(p, packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
       },
       published: (packet, client, done) => {
         const p = principalOf(client);
@@ -135,11 +145,16 @@ export class MqttBroker {
     };
     const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
     live.start();
+    const onProjectChanged = ({ projectId }: { projectId: string }) => this.#names.forget(projectId);
     this.#ctx.events.on("deploymentCreated", onDeployment);
     this.#ctx.events.on("agentRequest", onRequest);
     this.#ctx.events.on("telemetry", live.observe);
+    this.#ctx.events.on("configChanged", onProjectChanged);
+    this.#ctx.events.on("projectDeleted", onProjectChanged);
     this.#unsubscribe = () => {
       this.#watch.stop();
+      this.#ctx.events.off("configChanged", onProjectChanged);
+      this.#ctx.events.off("projectDeleted", onProjectChanged);
       this.#ctx.events.off("deploymentCreated", onDeployment);
       this.#ctx.events.off("agentRequest", onRequest);
       this.#ctx.events.off("telemetry", live.observe);
@@ -205,8 +220,16 @@ export class MqttBroker {
   readonly #authorizePublish: AuthorizePublishHandler = (client, packet, done) => {
     // client === null: the server's own publish (acks, retained config, live values).
     if (client === null) return done(null);
+    const p = principalOf(client);
+    if (p?.kind === "hmi") {
+      const payload = packet.payload as Buffer;
+      const action = hmiPublish(this.#names.get(p.projectId), packet.topic, payload, packet.retain);
+      if (!action) return done(new Error(`publish to ${packet.topic} refused`));
+      this.#hmiPublishes.set(payload, action);
+      return done(null);
+    }
     // The $SYS/ guard aedes' default authorizer has (DESIGN.md), kept explicit.
-    const name = packet.topic.startsWith("$SYS/") ? null : publishableAs(principalOf(client), packet.topic);
+    const name = packet.topic.startsWith("$SYS/") ? null : publishableAs(p, packet.topic);
     if (name === null || this.#registry.isSuperseded(client)) {
       return done(new Error(`publish to ${packet.topic} refused`));
     }
@@ -222,8 +245,13 @@ export class MqttBroker {
   };
 
   readonly #authorizeSubscribe: AuthorizeSubscribeHandler = (client, subscription, done) => {
-    // Re-read at every SUBSCRIBE: an expired token or ended session closes the connection.
-    if (!this.#watch.recheck(client) || !maySubscribe(principalOf(client), subscription.topic)) {
+    // Re-read at every SUBSCRIBE: an expired token, ended session or revoked credential closes the connection.
+    const p = principalOf(client);
+    const allowed =
+      p?.kind === "hmi"
+        ? hmiMaySubscribe(this.#names.get(p.projectId), subscription.topic)
+        : maySubscribe(p, subscription.topic);
+    if (!this.#watch.recheck(client) || !allowed) {
       // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
       // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
       this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });
