@@ -19,7 +19,7 @@ import { AccessWatch } from "./access-watch.ts";
 import { authenticate } from "./authenticate.ts";
 import { type BrokerLimits, ConnectionRegistry, DEFAULT_BROKER_LIMITS } from "./connection-registry.ts";
 import { type HmiPublish, hmiMayReceive, hmiMaySubscribe, hmiPublish } from "./hmi/hmi-access.ts";
-import { ProjectNamesCache } from "./hmi/project-names.ts";
+import { HmiNamespaces } from "./hmi/hmi-namespaces.ts";
 import { LiveValues } from "./live-values.ts";
 import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
 import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
@@ -45,8 +45,8 @@ export class MqttBroker {
   readonly #messages = new WeakMap<Buffer, AgentMessage>();
   /** Each HMI publish parsed once, in authorizePublish, the same way. */
   readonly #hmiPublishes = new WeakMap<Buffer, HmiPublish>();
-  /** How HMIs address each project (slug, node, primary host): read by the HMI access checks. */
-  readonly #names: ProjectNamesCache;
+  /** Sparkplug B and the unified namespace; its project names feed the HMI access checks. */
+  readonly #hmi: HmiNamespaces;
   #aedes: Aedes | undefined;
   #tcp: Server | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -58,7 +58,7 @@ export class MqttBroker {
     this.#limits = { maxPacketBytes: ctx.config.MQTT_MAX_PACKET_BYTES, ...DEFAULT_BROKER_LIMITS, ...limits };
     this.#registry = new ConnectionRegistry(this.#limits);
     this.#watch = new AccessWatch(ctx, this.#registry);
-    this.#names = new ProjectNamesCache(ctx);
+    this.#hmi = new HmiNamespaces(ctx, (topic, payload, retain) => this.publishRaw(topic, payload, retain));
   }
 
   get isUp(): boolean {
@@ -100,11 +100,16 @@ export class MqttBroker {
         if (this.#messages.get(packet.payload as Buffer)?.valid === false) return null;
         const p = principalOf(client);
         if (p?.kind === "hmi")
-          return hmiMayReceive(this.#names.get(p.projectId), packet.topic) ? packet : null;
+          return hmiMayReceive(this.#hmi.names.get(p.projectId), packet.topic) ? packet : null;
         return mayReceive(p, packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
       },
       published: (packet, client, done) => {
         const p = principalOf(client);
+        if (p?.kind === "hmi") {
+          const action = this.#hmiPublishes.get(packet.payload as Buffer);
+          if (action) this.#hmi.published(p.projectId, action);
+          return done();
+        }
         const message = this.#messages.get(packet.payload as Buffer);
         if (p?.kind !== "agent" || !message) return done();
         routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
@@ -145,16 +150,12 @@ export class MqttBroker {
     };
     const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
     live.start();
-    const onProjectChanged = ({ projectId }: { projectId: string }) => this.#names.forget(projectId);
     this.#ctx.events.on("deploymentCreated", onDeployment);
     this.#ctx.events.on("agentRequest", onRequest);
     this.#ctx.events.on("telemetry", live.observe);
-    this.#ctx.events.on("configChanged", onProjectChanged);
-    this.#ctx.events.on("projectDeleted", onProjectChanged);
+    this.#hmi.start();
     this.#unsubscribe = () => {
       this.#watch.stop();
-      this.#ctx.events.off("configChanged", onProjectChanged);
-      this.#ctx.events.off("projectDeleted", onProjectChanged);
       this.#ctx.events.off("deploymentCreated", onDeployment);
       this.#ctx.events.off("agentRequest", onRequest);
       this.#ctx.events.off("telemetry", live.observe);
@@ -182,18 +183,24 @@ export class MqttBroker {
   }
 
   publish(topic: string, payload: unknown, retain: boolean, qos: 0 | 1 = 1): Promise<void> {
+    return this.publishRaw(topic, Buffer.from(JSON.stringify(payload)), retain, qos);
+  }
+
+  /** A ready payload (a Sparkplug protobuf, or zero bytes to clear a retained message). */
+  publishRaw(topic: string, payload: Buffer, retain: boolean, qos: 0 | 1 = 0): Promise<void> {
     const aedes = this.#aedes;
     if (!aedes) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      aedes.publish(
-        { cmd: "publish", topic, payload: Buffer.from(JSON.stringify(payload)), qos, retain, dup: false },
-        (err) => (err ? reject(err) : resolve()),
+      aedes.publish({ cmd: "publish", topic, payload, qos, retain, dup: false }, (err) =>
+        err ? reject(err) : resolve(),
       );
     });
   }
 
   async stop(): Promise<void> {
     this.#unsubscribe?.();
+    // Before the connections close: each live Sparkplug node's NDEATH reaches the HMIs.
+    await this.#hmi.stop();
     this.#registry.closeAll();
     const tcp = this.#tcp;
     this.#tcp = undefined;
@@ -223,7 +230,7 @@ export class MqttBroker {
     const p = principalOf(client);
     if (p?.kind === "hmi") {
       const payload = packet.payload as Buffer;
-      const action = hmiPublish(this.#names.get(p.projectId), packet.topic, payload, packet.retain);
+      const action = hmiPublish(this.#hmi.names.get(p.projectId), packet.topic, payload, packet.retain);
       if (!action) return done(new Error(`publish to ${packet.topic} refused`));
       this.#hmiPublishes.set(payload, action);
       return done(null);
@@ -249,7 +256,7 @@ export class MqttBroker {
     const p = principalOf(client);
     const allowed =
       p?.kind === "hmi"
-        ? hmiMaySubscribe(this.#names.get(p.projectId), subscription.topic)
+        ? hmiMaySubscribe(this.#hmi.names.get(p.projectId), subscription.topic)
         : maySubscribe(p, subscription.topic);
     if (!this.#watch.recheck(client) || !allowed) {
       // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
