@@ -24,6 +24,7 @@ import { LiveValues } from "./live-values.ts";
 import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
 import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
 import { principalOf } from "./principal.ts";
+import { PublishPacer } from "./publish-pacer.ts";
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -47,6 +48,8 @@ export class MqttBroker {
   readonly #hmiPublishes = new WeakMap<Buffer, HmiPublish>();
   /** Sparkplug B and the unified namespace; its project names feed the HMI access checks. */
   readonly #hmi: HmiNamespaces;
+  /** Live values, UNS and Sparkplug go through it (publish-pacer.ts); acks and configurations do not. */
+  readonly #pacer: PublishPacer;
   #aedes: Aedes | undefined;
   #tcp: Server | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -58,7 +61,15 @@ export class MqttBroker {
     this.#limits = { maxPacketBytes: ctx.config.MQTT_MAX_PACKET_BYTES, ...DEFAULT_BROKER_LIMITS, ...limits };
     this.#registry = new ConnectionRegistry(this.#limits);
     this.#watch = new AccessWatch(ctx, this.#registry);
-    this.#hmi = new HmiNamespaces(ctx, (topic, payload, retain) => this.publishRaw(topic, payload, retain));
+    this.#pacer = new PublishPacer((topic, payload, retain, qos, done) => {
+      const aedes = this.#aedes;
+      if (!aedes) return done();
+      aedes.publish({ cmd: "publish", topic, payload, qos, retain, dup: false }, done);
+    });
+    // Sparkplug (not retained) ahead of the retained UNS values: DDATA latency is what HMIs see.
+    this.#hmi = new HmiNamespaces(ctx, (topic, payload, retain, qos) =>
+      this.#pacer.publish(topic, payload, retain, qos, !retain),
+    );
   }
 
   get isUp(): boolean {
@@ -98,6 +109,7 @@ export class MqttBroker {
       authorizeSubscribe: this.#authorizeSubscribe,
       authorizeForward: (client, packet) => {
         if (this.#messages.get(packet.payload as Buffer)?.valid === false) return null;
+        if (this.#hmiPublishes.get(packet.payload as Buffer)?.kind === "ignored") return null;
         const p = principalOf(client);
         if (p?.kind === "hmi")
           return hmiMayReceive(this.#hmi.names.get(p.projectId), packet.topic) ? packet : null;
@@ -148,7 +160,9 @@ export class MqttBroker {
         }),
       );
     };
-    const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
+    const live = new LiveValues((topic, payload) =>
+      this.#pacer.publish(topic, Buffer.from(JSON.stringify(payload)), true, 0, false),
+    );
     live.start();
     this.#ctx.events.on("deploymentCreated", onDeployment);
     this.#ctx.events.on("agentRequest", onRequest);
@@ -183,16 +197,12 @@ export class MqttBroker {
   }
 
   publish(topic: string, payload: unknown, retain: boolean, qos: 0 | 1 = 1): Promise<void> {
-    return this.publishRaw(topic, Buffer.from(JSON.stringify(payload)), retain, qos);
-  }
-
-  /** A ready payload (a Sparkplug protobuf, or zero bytes to clear a retained message). */
-  publishRaw(topic: string, payload: Buffer, retain: boolean, qos: 0 | 1 = 0): Promise<void> {
     const aedes = this.#aedes;
     if (!aedes) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      aedes.publish({ cmd: "publish", topic, payload, qos, retain, dup: false }, (err) =>
-        err ? reject(err) : resolve(),
+      aedes.publish(
+        { cmd: "publish", topic, payload: Buffer.from(JSON.stringify(payload)), qos, retain, dup: false },
+        (err) => (err ? reject(err) : resolve()),
       );
     });
   }
@@ -233,6 +243,7 @@ export class MqttBroker {
       const action = hmiPublish(this.#hmi.names.get(p.projectId), packet.topic, payload, packet.retain);
       if (!action) return done(new Error(`publish to ${packet.topic} refused`));
       this.#hmiPublishes.set(payload, action);
+      if (action.kind === "ignored") (packet as PublishPacket).retain = false;
       return done(null);
     }
     // The $SYS/ guard aedes' default authorizer has (DESIGN.md), kept explicit.

@@ -23,7 +23,8 @@ export function slugify(name: string): string {
 
 /**
  * Sparkplug edge node and host ids as Caudal accepts them: 1–64 letters, digits, `.`, `_` or `-`
- * (Sparkplug B 3.0 §4.1.1 only forbids `/`, `+` and `#`; this stricter set also reads well in a URL).
+ * (Sparkplug B only asks for characters MQTT allows in a topic level [tck-id-intro-edge-node-id-chars];
+ * this stricter set also reads well in a URL).
  */
 export const SPARKPLUG_ID_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
 export const SPARKPLUG_ID_RULE = "1–64 letters, digits, '.', '_' or '-'";

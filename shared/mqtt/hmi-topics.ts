@@ -5,10 +5,10 @@ import { z } from "zod";
  * Sparkplug B 3.0 (protobuf, sparkplug-payload) and a plain JSON unified namespace.
  */
 
-/** Sparkplug B 3.0 §4.1.1: the namespace element of every Sparkplug topic. */
+/** The namespace element of every Sparkplug B topic [tck-id-topic-structure-namespace-a]. */
 export const SPARKPLUG_NAMESPACE = "spBv1.0";
 
-/** Sparkplug B 3.0 §4.1.2 message types (Caudal publishes every one but the commands). */
+/** Sparkplug B message types (Caudal publishes every one but the commands). */
 export type SparkplugMessageType = "NBIRTH" | "NDEATH" | "NDATA" | "NCMD" | "DBIRTH" | "DDEATH" | "DDATA";
 
 export const sparkplugTopics = {
@@ -18,14 +18,14 @@ export const sparkplugTopics = {
   /** spBv1.0/{group_id}/{type}/{edge_node_id}/{device_id} */
   device: (group: string, type: SparkplugMessageType, node: string, device: string) =>
     `${SPARKPLUG_NAMESPACE}/${group}/${type}/${node}/${device}`,
-  /** Sparkplug B 3.0 §4.1.4: a host application's STATE, JSON, retained. */
+  /** A host application's STATE, JSON, retained [tck-id-host-topic-phid-birth-topic]. */
   state: (hostId: string) => `${SPARKPLUG_NAMESPACE}/STATE/${hostId}`,
 } as const;
 
-/** The node metric a host writes (NCMD) to ask for every birth again (Sparkplug B 3.0 §6.4.20). */
+/** The node metric a host writes (NCMD) to ask for every birth again [tck-id-operational-behavior-data-commands-rebirth-name]. */
 export const REBIRTH_METRIC = "Node Control/Rebirth";
 
-/** Sparkplug B 3.0 §4.1.4: the STATE payload of a host application; timestamp in ms UTC. */
+/** The STATE payload of a host application, timestamp in ms UTC [tck-id-host-topic-phid-birth-payload]. */
 export const statePayloadSchema = z.object({
   online: z.boolean(),
   timestamp: z.number().int().nonnegative(),

@@ -1,17 +1,24 @@
 import { decodePayload } from "sparkplug-payload/lib/sparkplugbpayload.js";
-import { type StatePayload, statePayloadSchema } from "../../../shared/mqtt/hmi-topics.ts";
+import { REBIRTH_METRIC, type StatePayload, statePayloadSchema } from "../../../shared/mqtt/hmi-topics.ts";
 import type { ProjectNames } from "./project-names.ts";
-import { NODE_METRICS } from "./sparkplug/node-metrics.ts";
 
 /*
  * What an HMI credential may do (issue 11): read its project's Sparkplug group
  * (spBv1.0/{slug}/#), its unified namespace (caudal/uns/{slug}/#) and its primary host's STATE;
- * publish only an NCMD Rebirth for the project's node, and (as a Sparkplug host application
- * must) the STATE of the project's own primary host. `names` is undefined once the project is gone.
+ * publish only an NCMD Rebirth for the project's node, and the STATE a Sparkplug host application
+ * must publish [tck-id-host-topic-phid-birth-required]: that of the project's primary host is
+ * honoured, any other host's is taken and dropped. `names` is undefined once the project is gone.
  */
 
-/** A publish an HMI may make, parsed. */
-export type HmiPublish = { kind: "rebirth" } | { kind: "state"; hostId: string; state: StatePayload };
+/**
+ * A publish an HMI may make, parsed. `ignored`: the STATE of a host that is not the project's
+ * primary host, acknowledged but neither retained nor delivered (refusing it would close the
+ * connection, and the host application would reconnect and publish it again, forever).
+ */
+export type HmiPublish =
+  | { kind: "rebirth" }
+  | { kind: "state"; hostId: string; state: StatePayload }
+  | { kind: "ignored" };
 
 /** Subscribe rights: a filter under the project's group or UNS level (never a wildcard there), or under STATE. */
 export function hmiMaySubscribe(names: ProjectNames | undefined, filter: string): boolean {
@@ -44,16 +51,20 @@ export function hmiPublish(
   retain: boolean,
 ): HmiPublish | null {
   if (!names) return null;
-  // Sparkplug B 3.0 §7.1: NCMD is never retained; STATE always is, but a host's will may not be.
+  // Commands are never retained; STATE must be [tck-id-host-topic-phid-death-retain], but need not.
   if (topic === names.ncmdTopic) return !retain && isRebirthRequest(payload) ? { kind: "rebirth" } : null;
-  if (topic === names.stateTopic && names.primaryHostId !== null) {
-    const state = parseState(payload);
-    return state ? { kind: "state", hostId: names.primaryHostId, state } : null;
-  }
-  return null;
+  const levels = topic.split("/");
+  if (levels.length !== 3 || levels[0] !== "spBv1.0" || levels[1] !== "STATE" || !levels[2]) return null;
+  const state = parseState(payload);
+  if (!state) return null;
+  if (topic !== names.stateTopic || names.primaryHostId === null) return { kind: "ignored" };
+  return { kind: "state", hostId: names.primaryHostId, state };
 }
 
-/** An NCMD whose every metric is Node Control/Rebirth (by name or alias) set to true. */
+/**
+ * An NCMD whose every metric is Node Control/Rebirth set to true: by name, as a rebirth request
+ * must name it [tck-id-operational-behavior-data-commands-ncmd-rebirth-name].
+ */
 export function isRebirthRequest(payload: Buffer): boolean {
   let metrics: ReturnType<typeof decodePayload>["metrics"];
   try {
@@ -62,11 +73,7 @@ export function isRebirthRequest(payload: Buffer): boolean {
     return false;
   }
   if (!metrics || metrics.length === 0) return false;
-  const rebirth = NODE_METRICS.rebirth;
-  return metrics.every(
-    (m) =>
-      (m.name === rebirth.name || (m.name == null && Number(m.alias) === rebirth.alias)) && m.value === true,
-  );
+  return metrics.every((m) => m.name === REBIRTH_METRIC && m.value === true);
 }
 
 function parseState(payload: Buffer): StatePayload | null {

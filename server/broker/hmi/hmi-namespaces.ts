@@ -10,10 +10,15 @@ import { nextBdSeq } from "./sparkplug/bd-seq.ts";
 import { DEFAULT_EDGE_NODE_OPTIONS, type EdgeNodeOptions, SparkplugEdgeNode } from "./sparkplug/edge-node.ts";
 import { flushUns } from "./uns-namespace.ts";
 
-/** The broker's publish of a ready payload (QoS 0). */
-export type RawPublish = (topic: string, payload: Buffer, retain: boolean) => Promise<void>;
+/** The broker's publish of a ready payload. */
+export type RawPublish = (topic: string, payload: Buffer, retain: boolean, qos: 0 | 1) => Promise<void>;
 
 export type HmiNamespacesOptions = EdgeNodeOptions & {
+  /**
+   * Sparkplug messages handed to the broker and not yet delivered to every subscriber: past this,
+   * no historical values are sent (a slow HMI's TCP backpressure reaches the backlog, not live data).
+   */
+  maxUndelivered: number;
   /** How often Sparkplug messages leave (coalescing a burst into one DDATA per device). */
   flushMs: number;
   /** How often the unified namespace is brought up to date (at most one message per variable). */
@@ -22,6 +27,7 @@ export type HmiNamespacesOptions = EdgeNodeOptions & {
 
 export const DEFAULT_HMI_OPTIONS: HmiNamespacesOptions = {
   ...DEFAULT_EDGE_NODE_OPTIONS,
+  maxUndelivered: 20,
   flushMs: 100,
   unsFlushMs: 1_000,
 };
@@ -48,6 +54,8 @@ export class HmiNamespaces {
   readonly #options: HmiNamespacesOptions;
   readonly #entries = new Map<string, Entry>();
   readonly #inflight = new Set<Promise<void>>();
+  /** Sparkplug messages not yet delivered (see maxUndelivered). */
+  #undelivered = 0;
   #timer: NodeJS.Timeout | undefined;
   #lastUns = 0;
   #droppedLogged = 0;
@@ -84,7 +92,7 @@ export class HmiNamespaces {
     events.off("alarm", this.#onAlarm);
     events.off("configChanged", this.#onConfigChanged);
     events.off("projectDeleted", this.#onProjectDeleted);
-    // Sparkplug B 3.0 §5.2: an edge node that disconnects cleanly says so with its NDEATH.
+    // An edge node that disconnects on purpose says so with its NDEATH [tck-id-payloads-ndeath-will-message-publisher].
     const now = this.#now();
     for (const { node } of this.#entries.values()) node.stop(now);
     await Promise.all([...this.#inflight]);
@@ -109,7 +117,7 @@ export class HmiNamespaces {
     const entry = this.#entry(projectId);
     if (!entry) return;
     if (action.kind === "rebirth") entry.node.rebirth();
-    else entry.node.hostState(action.hostId, action.state);
+    else if (action.kind === "state") entry.node.hostState(action.hostId, action.state);
   }
 
   /** Publishes what is due (the timer calls it; tests may too). */
@@ -120,7 +128,7 @@ export class HmiNamespaces {
     for (const [projectId, entry] of this.#entries) {
       try {
         if (entry.stale && !this.#reload(projectId, entry, now)) continue;
-        entry.node.flush(now);
+        entry.node.flush(now, this.#undelivered < this.#options.maxUndelivered);
         if (uns) flushUns(entry.project, this.#retained);
         this.#reportDropped(projectId, entry);
       } catch (err) {
@@ -222,18 +230,27 @@ export class HmiNamespaces {
     this.names.forget(projectId);
   };
 
-  readonly #sparkplug = (topic: string, payload: Uint8Array): void => {
-    this.#send(topic, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength), false);
+  readonly #sparkplug = (topic: string, payload: Uint8Array, death: boolean): void => {
+    this.#undelivered += 1;
+    const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    void this.#send(topic, bytes, false, death ? 1 : 0).then(() => {
+      this.#undelivered -= 1;
+    });
   };
 
-  readonly #retained = (topic: string, payload: Buffer): void => this.#send(topic, payload, true);
+  readonly #retained = (topic: string, payload: Buffer): void => {
+    void this.#send(topic, payload, true, 0);
+  };
 
-  #send(topic: string, payload: Buffer, retain: boolean): void {
-    const sent = this.#publish(topic, payload, retain).catch((err: unknown) =>
+  /** Resolves once the broker has delivered it (or failed to, which is logged). */
+  #send(topic: string, payload: Buffer, retain: boolean, qos: 0 | 1): Promise<void> {
+    const sent = this.#publish(topic, payload, retain, qos).catch((err: unknown) =>
       this.#ctx.logger.error("HMI namespaces: publish failed", { topic, error: errorText(err) }),
     );
     this.#inflight.add(sent);
-    void sent.then(() => this.#inflight.delete(sent));
+    return sent.then(() => {
+      this.#inflight.delete(sent);
+    });
   }
 
   /** Historical values dropped because HMIs were away too long: said at most every 10 s. */

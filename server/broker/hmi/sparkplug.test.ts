@@ -82,8 +82,15 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(nbirth?.topic).toBe(`spBv1.0/${site.slug}/NBIRTH/agent`);
       expect(nbirth?.seq).toBe(0);
       expect(Math.abs((nbirth?.timestamp ?? 0) - Date.now())).toBeLessThan(5_000);
-      expect(metricNamed(nbirth, "bdSeq")).toMatchObject({ type: "UInt64", value: 0 });
-      expect(metricNamed(nbirth, "Node Control/Rebirth")).toMatchObject({ type: "Boolean", value: false });
+      expect(metricNamed(nbirth, "bdSeq")).toMatchObject({ type: "Int64", value: 0 });
+      // No alias: any host may ask for a rebirth by name.
+      expect(metricNamed(nbirth, "Node Control/Rebirth")).toEqual({
+        name: "Node Control/Rebirth",
+        type: "Boolean",
+        value: false,
+        timestamp: nbirth?.timestamp,
+        properties: { readOnly: { type: "Boolean", value: false } },
+      });
       expect(types(nbirth)).toMatchObject({
         "Node Info/Agent Version": "String",
         "Node Info/Configuration Version": "Int32",
@@ -110,9 +117,9 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       const aliases = [...(nbirth?.metrics ?? []), ...dbirths.flatMap((m) => m.metrics)]
         .map((m) => m.alias)
         .filter((a) => a !== undefined);
-      // bdSeq has none; every other metric of the node has its own.
+      // bdSeq and Rebirth have none; every other metric of the node has its own.
       expect(new Set(aliases).size).toBe(aliases.length);
-      expect(aliases.length).toBe((nbirth?.metrics.length ?? 0) - 1 + 10 + 1);
+      expect(aliases.length).toBe((nbirth?.metrics.length ?? 0) - 2 + 10 + 1);
       expect(metricNamed(wellBirth, "casing pressure")).toMatchObject({
         value: 700.5,
         timestamp: t0,
@@ -176,18 +183,21 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
     /** The newest NBIRTH's bdSeq. */
     const lastBdSeq = () =>
       metricNamed(sub.messages.filter((m) => m.type === "NBIRTH").at(-1), "bdSeq")?.value as number;
-    const rebirthCommand = (metric: { name?: string; alias?: number }) =>
-      encodePayload({ timestamp: Date.now(), metrics: [{ ...metric, type: "Boolean", value: true }] });
+    const rebirthCommand = () =>
+      encodePayload({
+        timestamp: Date.now(),
+        metrics: [{ name: "Node Control/Rebirth", type: "Boolean", value: true }],
+      });
 
-    it("an NCMD Rebirth (by name or by alias): NBIRTH with the same bdSeq and seq 0, then every DBIRTH, no NDEATH", async () => {
+    it("an NCMD Rebirth: NBIRTH with the same bdSeq and seq 0, then every DBIRTH, no NDEATH", async () => {
       const bdSeq = lastBdSeq();
-      for (const metric of [{ name: "Node Control/Rebirth" }, { alias: 1 }]) {
+      for (let round = 0; round < 2; round++) {
         const skip = sub.messages.length;
         const sent = await mosquittoPubBytes(
           port,
           site.hmi,
           `spBv1.0/${site.slug}/NCMD/agent`,
-          rebirthCommand(metric),
+          rebirthCommand(),
           0,
         );
         expect(sent.code).toBe(0);
@@ -218,9 +228,9 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(ndata?.topic).toBe(`spBv1.0/${site.slug}/NDATA/agent`);
       expect(ndata?.seq).toBe(3);
       expect(ndata?.metrics.map((m) => [m.alias, m.type, m.value])).toEqual([
-        [2, "String", "1.4.2"],
-        [3, "Int32", 7],
-        [4, "UInt64", 1234],
+        [1, "String", "1.4.2"],
+        [2, "Int32", 7],
+        [3, "UInt64", 1234],
       ]);
     });
 
@@ -252,13 +262,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(values.every((x) => x.isHistorical === true)).toBe(true);
       // The current value is still the live one.
       const skip2 = sub.messages.length;
-      await mosquittoPubBytes(
-        port,
-        site.hmi,
-        `spBv1.0/${site.slug}/NCMD/agent`,
-        rebirthCommand({ alias: 1 }),
-        0,
-      );
+      await mosquittoPubBytes(port, site.hmi, `spBv1.0/${site.slug}/NCMD/agent`, rebirthCommand(), 0);
       const births = await sub.after(
         skip2,
         "births",
@@ -284,7 +288,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(death?.topic).toBe(`spBv1.0/${site.slug}/NDEATH/agent`);
       expect(death?.seq).toBeUndefined();
       expect(death?.metrics).toEqual([
-        expect.objectContaining({ name: "bdSeq", type: "UInt64", value: bdSeq }),
+        expect.objectContaining({ name: "bdSeq", type: "Int64", value: bdSeq }),
       ]);
 
       skip = sub.messages.length;
@@ -341,10 +345,13 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(added.status).toBe(201);
       let [birth] = await sub.after(skip, "a DBIRTH", (ms) => ms.some((m) => m.type === "DBIRTH"));
       expect(birth?.topic).toBe(`spBv1.0/${site.slug}/DBIRTH/agent/tank-1`);
+      // In chronological order of their values: the new one has none yet, so it is stamped now.
       expect(birth?.metrics.map((m) => [m.name, m.properties?.engUnit?.value])).toEqual([
-        ["interface", "ft"],
         ["level", "ft"],
+        ["interface", "ft"],
       ]);
+      const stamps = birth?.metrics.map((m) => m.timestamp ?? 0) ?? [];
+      expect(stamps).toEqual([...stamps].sort((x, y) => x - y));
 
       skip = sub.messages.length;
       const changed = await t.request(`/api/edge/variables/${added.body.id}`, {

@@ -4,8 +4,7 @@ import type { ServiceContext } from "../../../services/context.ts";
 
 /**
  * The next bdSeq of a project's edge node, stored before it is used so that a server restart
- * continues the sequence: 0 the first time, then +1 modulo 256 (Sparkplug B 3.0 §6.4.20,
- * [tck-id-payloads-nbirth-bdseq-increment]).
+ * continues the sequence: 0 the first time, then +1 modulo 256 [tck-id-topics-nbirth-bdseq-increment].
  */
 export function nextBdSeq(ctx: ServiceContext, projectId: string): number {
   return ctx.db.transaction((tx) => {

@@ -1,6 +1,6 @@
 import type { DataType } from "../../../../shared/field/data-types.ts";
 
-/** The Sparkplug B datatypes (§6.4.16) Caudal's variables map to. */
+/** The Sparkplug B datatypes Caudal's variables map to. */
 export type SparkplugType =
   | "Float"
   | "Double"

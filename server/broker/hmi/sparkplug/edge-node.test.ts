@@ -94,17 +94,23 @@ describe("Sparkplug edge node", () => {
     ]);
   });
 
-  it("a rebirth asked again within a second waits for the second to pass", () => {
-    const { node, published } = harness(1);
+  it("a rebirth stops data at once; asked within a second of the last births, they wait for the second", () => {
+    const { project, node, published } = harness(1);
     node.agentOnline();
     node.flush(0);
     node.rebirth();
+    project.observe(reading("a0", 500, 7));
     node.flush(500);
-    node.rebirth();
+    project.observe(reading("a0", 900, 8));
     node.flush(900);
-    expect(published.filter((m) => m.type === "NBIRTH")).toHaveLength(1);
+    expect(published.map((m) => m.type)).toEqual(["NBIRTH", "DBIRTH"]);
     node.flush(1_000);
-    expect(published.filter((m) => m.type === "NBIRTH")).toHaveLength(2);
+    expect(published.map((m) => m.type)).toEqual(["NBIRTH", "DBIRTH", "NBIRTH", "DBIRTH", "DDATA"]);
+    // The births carry what came meanwhile; what it replaced follows as history.
+    expect(published[3]?.metrics[0]).toMatchObject({ value: 8, timestamp: 900 });
+    expect(published[4]?.metrics).toEqual([
+      expect.objectContaining({ value: 7, timestamp: 500, isHistorical: true }),
+    ]);
   });
 
   it("a backlog leaves at most historyPerFlush values a flush, in messages of historyPerMessage, in order", () => {

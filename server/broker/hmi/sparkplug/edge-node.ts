@@ -4,7 +4,8 @@ import type { Device, HmiProject } from "../hmi-project.ts";
 import type { ProjectNames } from "../project-names.ts";
 import { type DataMetric, dbirth, ddata, ddeath, encode, nbirth, ndata, ndeath } from "./payloads.ts";
 
-export type SparkplugPublish = (topic: string, payload: Uint8Array) => void;
+/** `death`: an NDEATH, which goes at QoS 1 as an edge node's will would [tck-id-payloads-ndeath-will-message-qos]. */
+export type SparkplugPublish = (topic: string, payload: Uint8Array, death: boolean) => void;
 
 export type EdgeNodeOptions = {
   /** Historical values sent per flush at most (the backlog never floods HMIs). */
@@ -24,9 +25,11 @@ export const DEFAULT_EDGE_NODE_OPTIONS: EdgeNodeOptions = {
 /**
  * The Sparkplug B 3.0 edge node the server publishes for one project's agent (issue 11):
  * NBIRTH when the agent comes online (a new bdSeq), a DBIRTH per asset, DDATA by exception with
- * seq 0–255 across every message of the node, DDEATH on comm_loss or deletion, NDEATH with the
- * NBIRTH's bdSeq when the agent goes offline; a Rebirth NCMD births again with the same bdSeq.
- * With a primary host, nothing is published while its STATE is not online (§5.7).
+ * seq 0–255 across every message of the node [tck-id-payloads-sequence-num-incrementing], DDEATH
+ * on comm_loss or deletion, NDEATH with the NBIRTH's bdSeq when the agent goes offline; a Rebirth
+ * NCMD births again with the same bdSeq [tck-id-operational-behavior-data-commands-rebirth-action-3].
+ * With a primary host, nothing is published until its STATE says online
+ * [tck-id-message-flow-edge-node-birth-publish-phid-wait].
  *
  * Messages leave from flush() (every ~100 ms), in this order: deaths, births, current values,
  * node metrics, then at most `historyPerFlush` historical values.
@@ -88,7 +91,11 @@ export class SparkplugEdgeNode {
     this.#project.history.clear();
   }
 
-  /** spBv1.0/STATE/{host} (§7.2.2): an older timestamp than the last one seen is ignored. */
+  /**
+   * spBv1.0/STATE/{host}: a timestamp older than the last one seen is ignored
+   * [tck-id-message-flow-edge-node-birth-publish-phid-wait-timestamp],
+   * [tck-id-operational-behavior-edge-node-termination-host-offline-timestamp].
+   */
   hostState(hostId: string, state: StatePayload): void {
     if (hostId !== this.#project.names.primaryHostId || state.timestamp < this.#host.timestamp) return;
     this.#host = state;
@@ -96,7 +103,10 @@ export class SparkplugEdgeNode {
     if (!this.active) this.#forget();
   }
 
-  /** NCMD Node Control/Rebirth: NBIRTH and every DBIRTH again, same bdSeq, seq from 0. */
+  /**
+   * NCMD Node Control/Rebirth: data stops at once, then the NBIRTH and every DBIRTH again, same
+   * bdSeq, seq from 0 [tck-id-operational-behavior-data-commands-rebirth-action-1], [...-action-2].
+   */
   rebirth(): void {
     if (this.#born) this.#rebirthDue = true;
   }
@@ -120,14 +130,23 @@ export class SparkplugEdgeNode {
     this.#agentOnline = false;
   }
 
-  flush(now: number): void {
+  /**
+   * Publishes what is due. `history`: whether historical values may go too; false while the HMIs
+   * have not taken the messages already sent (their backpressure), so a backlog is paced by the
+   * slowest HMI and current values never queue behind it.
+   */
+  flush(now: number, history = true): void {
     if (!this.active) return;
-    if (!this.#born || (this.#rebirthDue && now - this.#bornAt >= this.#options.rebirthMinIntervalMs)) {
+    if (this.#rebirthDue) {
+      // No data until the births (held back by rebirthMinIntervalMs): they carry the current values.
+      if (now - this.#bornAt < this.#options.rebirthMinIntervalMs) return;
+      this.#births(now);
+    } else if (!this.#born) {
       this.#births(now);
     } else {
       this.#changes(now);
     }
-    this.#history(now);
+    if (history) this.#history(now);
   }
 
   #births(now: number): void {
@@ -225,7 +244,7 @@ export class SparkplugEdgeNode {
   #die(now: number): void {
     const born = this.#born;
     if (!born) return;
-    this.#send(sparkplugTopics.node(born.group, "NDEATH", born.node), ndeath(now, this.#bdSeq));
+    this.#send(sparkplugTopics.node(born.group, "NDEATH", born.node), ndeath(now, this.#bdSeq), true);
     this.#forget();
   }
 
@@ -239,7 +258,7 @@ export class SparkplugEdgeNode {
     }
   }
 
-  /** seq of the next message: 0–255, wrapping, across every message of the node (§6.4.17). */
+  /** seq of the next message: 0–255, wrapping, across every message of the node but NDEATH. */
   #next(): number {
     this.#seq = (this.#seq + 1) % 256;
     return this.#seq;
@@ -250,7 +269,7 @@ export class SparkplugEdgeNode {
     if (born) this.#send(sparkplugTopics.device(born.group, type, born.node, deviceId), payload);
   }
 
-  #send(topic: string, payload: UPayload): void {
-    this.#publish(topic, encode(payload));
+  #send(topic: string, payload: UPayload, death = false): void {
+    this.#publish(topic, encode(payload), death);
   }
 }
