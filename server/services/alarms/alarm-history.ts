@@ -9,6 +9,9 @@ export type AlarmHistoryQuery = {
   projectId: string;
   from?: Date | undefined;
   to?: Date | undefined;
+  assetId?: string | undefined;
+  severity?: AlarmRow["severity"] | undefined;
+  alarmType?: AlarmRow["alarmType"] | undefined;
   limit: number;
 };
 
@@ -31,7 +34,8 @@ export type AlarmHistoryEntry = {
 
 /**
  * Every raise, return to normal and acknowledgement of a project's alarms between `from` and `to`
- * (both inclusive), newest first. Clearing never deletes history.
+ * (both inclusive), optionally of one asset, severity or type, newest first. Clearing never
+ * deletes history.
  */
 export function alarmHistory(
   ctx: ServiceContext,
@@ -48,6 +52,9 @@ export function alarmHistory(
         eq(alarms.projectId, q.projectId),
         q.from ? gte(alarmEvents.at, q.from) : undefined,
         q.to ? lte(alarmEvents.at, q.to) : undefined,
+        q.assetId ? eq(alarms.assetId, q.assetId) : undefined,
+        q.severity ? eq(alarms.severity, q.severity) : undefined,
+        q.alarmType ? eq(alarms.alarmType, q.alarmType) : undefined,
       ),
     )
     // rowid breaks ties between events of one instant in the order they were written.
