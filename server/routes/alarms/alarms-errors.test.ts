@@ -107,6 +107,15 @@ describe("alarms: 400, 401, 403, 404", () => {
     }
   });
 
+  it("history filtered by an asset of another project, or an unknown one, is a 404", async () => {
+    const history = (assetId: string, token: string) =>
+      t.request(`/api/alarms/history?project_id=${w.projectId}&asset_id=${assetId}`, { token });
+    expectError(await history(w.foreignAssetId, w.admin), 404, "NotFound");
+    expectError(await history(w.foreignAssetId, w.operador.token), 404, "NotFound");
+    expectError(await history(randomUUID(), w.admin), 404, "NotFound");
+    expect((await history(w.assetId, w.operador.token)).status).toBe(200);
+  });
+
   it("acknowledging an unknown alarm, or another project's, is a 404 and changes nothing", async () => {
     const token = w.operador.token;
     expectError(

@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { alarmEvents, alarms } from "../../db/schema/index.ts";
+import { notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { visibleAsset } from "../field/lookup.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 import { assertVisibleProject } from "./visible.ts";
 
@@ -43,6 +45,8 @@ export function alarmHistory(
   q: AlarmHistoryQuery,
 ): AlarmHistoryEntry[] {
   assertVisibleProject(ctx.db, auth, q.projectId);
+  // An asset of another project is as unknown as one that does not exist.
+  if (q.assetId && visibleAsset(ctx.db, auth, q.assetId).projectId !== q.projectId) throw notFound("asset");
   const rows = ctx.db
     .select({ event: alarmEvents, alarm: alarms })
     .from(alarmEvents)
