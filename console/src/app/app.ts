@@ -173,7 +173,7 @@ export class ConsoleApp {
           <a class="brand" href="#/">Caudal</a>
           ${
             state
-              ? html`<nav aria-label=${t("shell.nav")}><ul>
+              ? html`<nav aria-label=${t("shell.nav")}><ul class="nav-list">
                 ${nav.map(
                   (p) =>
                     html`<li><a href="#${p.nav?.href ?? p.path}" aria-current=${this.#current === p ? "page" : "false"}>${p.nav ? t(p.nav.labelKey) : ""}</a></li>`,

@@ -64,6 +64,7 @@ function renderSignIn(host: HTMLElement, ctx: PageContext, params: RouteParams) 
         : { email, password };
     if (step === "totp") input.totp_code = String(form.get("code") ?? "").trim();
     if (step === "recovery") input.recovery_code = String(form.get("code") ?? "").trim();
+    email = input.email;
     busy = true;
     error = null;
     notice = null;
@@ -73,7 +74,6 @@ function renderSignIn(host: HTMLElement, ctx: PageContext, params: RouteParams) 
       password = "";
     } catch (err) {
       if (err instanceof ApiError && err.code === "TwoFactorRequired") {
-        email = input.email;
         password = input.password;
         step = "totp";
       } else {
