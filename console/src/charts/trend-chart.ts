@@ -15,19 +15,6 @@ export type TrendOptions = {
 
 const HEIGHT = 280;
 
-/** Month and weekday names of the locale, for uPlot's time axis. */
-function dateNames(locale: string): uPlot.DateNames {
-  const month = (style: "long" | "short") =>
-    Array.from({ length: 12 }, (_, m) =>
-      new Intl.DateTimeFormat(locale, { month: style, timeZone: "UTC" }).format(Date.UTC(2024, m, 1)),
-    );
-  const weekday = (style: "long" | "short") =>
-    Array.from({ length: 7 }, (_, d) =>
-      new Intl.DateTimeFormat(locale, { weekday: style, timeZone: "UTC" }).format(Date.UTC(2024, 0, 7 + d)),
-    );
-  return { MMMM: month("long"), MMM: month("short"), WWWW: weekday("long"), WWW: weekday("short") };
-}
-
 /** One variable's trend drawn with uPlot, on the project's time zone and the user's locale. */
 export class TrendChart {
   readonly #host: HTMLElement;
@@ -51,17 +38,31 @@ export class TrendChart {
   async show(columns: TrendColumns, o: TrendOptions): Promise<number> {
     const started = performance.now();
     this.#plot?.destroy();
-    const names = dateNames(this.#locale);
     const number = new Intl.NumberFormat(this.#locale, { maximumFractionDigits: 3 });
+    const value = (_u: uPlot, v: number | null) => (v == null ? "—" : number.format(v));
     const label = o.unit ? `${o.variable} (${o.unit})` : o.variable;
+    const spanDays = (o.to - o.from) / 86_400_000;
+    const tick = new Intl.DateTimeFormat(
+      this.#locale,
+      spanDays > 2
+        ? { timeZone: o.timeZone, day: "numeric", month: "short" }
+        : spanDays > 0.5
+          ? { timeZone: o.timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit" }
+          : { timeZone: o.timeZone, hour: "numeric", minute: "2-digit" },
+    );
+    const full = new Intl.DateTimeFormat(this.#locale, {
+      timeZone: o.timeZone,
+      dateStyle: "short",
+      timeStyle: "medium",
+    });
     const series: uPlot.Series[] = [
-      {},
-      { label: o.aggregated ? this.#i18n.t("trend.avg") : label, stroke: "#0b4f6c", width: 2 },
+      { label: this.#i18n.t("trend.time"), value: (_u, v) => (v == null ? "—" : full.format(v * 1000)) },
+      { label: o.aggregated ? this.#i18n.t("trend.avg") : label, stroke: "#0b4f6c", width: 2, value },
     ];
     if (o.aggregated) {
       series.push(
-        { label: this.#i18n.t("trend.min"), stroke: "#6a8ea0", width: 1, dash: [4, 4] },
-        { label: this.#i18n.t("trend.max"), stroke: "#a05a2c", width: 1, dash: [4, 4] },
+        { label: this.#i18n.t("trend.min"), stroke: "#6a8ea0", width: 1, dash: [4, 4], value },
+        { label: this.#i18n.t("trend.max"), stroke: "#a05a2c", width: 1, dash: [4, 4], value },
       );
     }
     this.#plot = new uPlot(
@@ -69,10 +70,12 @@ export class TrendChart {
         width: this.#width(),
         height: HEIGHT,
         tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), o.timeZone),
-        fmtDate: (tpl) => uPlot.fmtDate(tpl, names),
         series,
         scales: { x: { time: true, range: () => [o.from / 1000, o.to / 1000] } },
-        axes: [{}, { label, values: (_u, ticks) => ticks.map((t) => number.format(t)), size: 70 }],
+        axes: [
+          { values: (_u, ticks) => ticks.map((t) => tick.format(t * 1000)) },
+          { label, values: (_u, ticks) => ticks.map((t) => number.format(t)), size: 70 },
+        ],
         legend: { live: true },
         cursor: { drag: { x: true, y: false } },
       },

@@ -115,6 +115,7 @@ export const en = {
   "trend.rawPoints": "Points: {count} (raw readings)",
   "trend.windowPoints": "Points: {count} ({interval} windows)",
   "trend.zone": "Times in {zone}",
+  "trend.time": "Time",
   "trend.avg": "Average",
   "trend.min": "Minimum",
   "trend.max": "Maximum",

@@ -117,6 +117,7 @@ export const es: Record<keyof typeof en, string> = {
   "trend.rawPoints": "Puntos: {count} (lecturas)",
   "trend.windowPoints": "Puntos: {count} (ventanas de {interval})",
   "trend.zone": "Horas en {zone}",
+  "trend.time": "Hora",
   "trend.avg": "Promedio",
   "trend.min": "Mínimo",
   "trend.max": "Máximo",
