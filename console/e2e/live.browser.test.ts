@@ -31,7 +31,7 @@ requirePeer("chromium", chromiumMissing).describe(
       await signIn(g.page, t.baseUrl, f.operador);
       await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
       await g.page.goto(`${t.baseUrl}/#/projects/${f.projectId}/assets/${f.wellId}`);
-      const pressure = g.page.locator('tr[data-variable="pressure"] td.value');
+      const pressure = g.page.locator('[data-variable="pressure"] .value');
       await expect.poll(() => pressure.textContent()).toBe("1,000");
       await g.page.getByTestId("stream-status").getByText("Live", { exact: true }).waitFor();
       await g.page.evaluate("window.__sameDocument = true");
@@ -42,8 +42,8 @@ requirePeer("chromium", chromiumMissing).describe(
       const shownAfterMs = Date.now() - written;
       expect(shownAfterMs).toBeLessThan(2_000);
       expect(await g.page.evaluate("window.__sameDocument")).toBe(true);
-      expect(await g.page.locator('tr[data-variable="pressure"] td.quality').textContent()).toBe("Good");
-      expect(await g.page.locator('tr[data-variable="pressure"] td.unit').textContent()).toBe("psi");
+      expect(await g.page.locator('[data-variable="pressure"] .quality').textContent()).toBe("Good");
+      expect(await g.page.locator('[data-variable="pressure"] .unit').textContent()).toBe("psi");
       process.stdout.write(`live value shown ${shownAfterMs} ms after the API accepted it\n`);
 
       // The trend of the first variable is drawn; the 1 h range reads raw readings, and CSV exports them.

@@ -54,7 +54,7 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     expect(await navLinks(g.page)).toEqual(["Overview", "Alarms"]);
     await g.page.goto(`${t.baseUrl}/#/projects/${f.projectId}/assets/${f.wellId}`);
-    await g.page.locator('tr[data-variable="pressure"] td.value').getByText("1,000").waitFor();
+    await g.page.locator('[data-variable="pressure"] .value').getByText("1,000").waitFor();
     const buttons = await g.page.getByRole("button").allTextContents();
     expect(buttons.filter((b) => CONFIG_ACTION.test(b))).toEqual([]);
     expect(buttons).toContain("Export CSV");

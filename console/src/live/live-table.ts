@@ -10,23 +10,34 @@ export type LiveRow = {
   enabled: boolean;
 };
 
+type Chunk = { element: HTMLElement; rows: RowState[]; visible: boolean };
+
 type RowState = LiveRow & {
   value: number | null;
   ts: number | null;
+  chunk: Chunk;
+  /** Holds a value not yet written because its rows were off screen. */
+  behind: boolean;
   cells: { value: HTMLElement; unit: HTMLElement; quality: HTMLElement; age: HTMLElement };
   quality: Quality | null;
 };
 
+/** Rows per row group: the unit the browser skips rendering of while it is off screen. */
+const CHUNK_ROWS = 40;
+
 /**
- * The asset's variables with live value, unit, quality and age. Built and updated with plain DOM
- * calls, not templates: stream messages only record the newest value, and one animation frame
- * writes the changed cells, so a thousand updates a second cost at most one write per cell per
- * frame. Ages and qualities are refreshed once a second.
+ * The asset's variables with live value, unit, quality and age, as an ARIA table of CSS grid rows.
+ * Built and updated with plain DOM calls, not templates: stream messages only record the newest
+ * value, and one animation frame writes the changed cells. Rows come in groups of 40 with
+ * `content-visibility: auto`, so the browser neither lays out, paints nor hit-tests the groups off
+ * screen, and only groups on screen are written (an IntersectionObserver per group); a group that
+ * scrolls into view is brought up to date then. A thousand variables updated a thousand times a
+ * second cost a few dozen cell writes per frame. Ages and qualities on screen refresh once a second.
  */
 export class LiveTable {
-  readonly element: HTMLTableElement;
-  readonly #body: HTMLTableSectionElement;
+  readonly element: HTMLElement;
   readonly #rows = new Map<string, RowState>();
+  readonly #chunks: Chunk[] = [];
   readonly #dirty = new Set<RowState>();
   readonly #i18n: I18n;
   readonly #formats: Formats;
@@ -34,16 +45,26 @@ export class LiveTable {
   #deviceStates = new Map<string, "ok" | "failing" | "disabled" | "unsupported">();
   #frame = 0;
   #ticker: ReturnType<typeof setInterval> | undefined;
+  readonly #observer = new IntersectionObserver((entries) => {
+    const now = Date.now();
+    for (const entry of entries) {
+      const chunk = this.#chunks.find((c) => c.element === entry.target);
+      if (!chunk) continue;
+      chunk.visible = entry.isIntersecting;
+      if (chunk.visible) for (const row of chunk.rows) this.#write(row, now);
+    }
+  });
 
   constructor(i18n: I18n, formats: Formats, onTrend: (variable: string) => void) {
     this.#i18n = i18n;
     this.#formats = formats;
     this.#onTrend = onTrend;
-    this.element = document.createElement("table");
+    this.element = document.createElement("div");
     this.element.className = "live-table";
-    const caption = this.element.createCaption();
-    caption.textContent = i18n.t("asset.liveCaption");
-    const head = this.element.createTHead().insertRow();
+    this.element.setAttribute("role", "table");
+    this.element.setAttribute("aria-label", i18n.t("asset.liveCaption"));
+    const head = this.#element("div", "live-row live-head", "rowgroup");
+    const headRow = this.#element("div", "live-row", "row");
     for (const key of [
       "asset.variable",
       "asset.value",
@@ -52,12 +73,19 @@ export class LiveTable {
       "asset.age",
       "asset.trend",
     ] as const) {
-      const th = document.createElement("th");
-      th.scope = "col";
+      const th = this.#element("div", "live-th", "columnheader");
       th.textContent = i18n.t(key);
-      head.appendChild(th);
+      headRow.appendChild(th);
     }
-    this.#body = this.element.createTBody();
+    head.appendChild(headRow);
+    this.element.appendChild(head);
+  }
+
+  #element(tag: string, className: string, role: string): HTMLElement {
+    const el = document.createElement(tag);
+    el.className = className;
+    el.setAttribute("role", role);
+    return el;
   }
 
   start(): void {
@@ -65,6 +93,7 @@ export class LiveTable {
   }
 
   stop(): void {
+    this.#observer.disconnect();
     clearInterval(this.#ticker);
     cancelAnimationFrame(this.#frame);
   }
@@ -77,26 +106,39 @@ export class LiveTable {
     return this.#rows.get(variable)?.unit ?? null;
   }
 
+  #chunk(): Chunk {
+    const last = this.#chunks.at(-1);
+    if (last && last.rows.length < CHUNK_ROWS) return last;
+    const chunk: Chunk = {
+      element: this.#element("div", "live-chunk", "rowgroup"),
+      rows: [],
+      visible: false,
+    };
+    this.#chunks.push(chunk);
+    this.element.appendChild(chunk.element);
+    this.#observer.observe(chunk.element);
+    return chunk;
+  }
+
   addRow(row: LiveRow): void {
     if (this.#rows.has(row.variable)) return;
-    const tr = this.#body.insertRow();
+    const chunk = this.#chunk();
+    const tr = this.#element("div", "live-row", "row");
     tr.dataset.variable = row.variable;
-    const name = document.createElement("th");
-    name.scope = "row";
+    const name = this.#element("div", "live-name", "rowheader");
     name.textContent = row.variable;
     tr.appendChild(name);
-    const cell = (cls: string) => {
-      const td = tr.insertCell();
-      td.className = cls;
+    const cell = (cls: string, text = "") => {
+      const td = this.#element("div", cls, "cell");
+      td.textContent = text;
+      tr.appendChild(td);
       return td;
     };
-    const value = cell("value num");
-    value.textContent = "—";
-    const unit = cell("unit");
-    unit.textContent = row.unit ?? "";
+    const value = cell("value num", "—");
+    const unit = cell("unit", row.unit ?? "");
     const quality = cell("quality");
     const age = cell("age");
-    const trend = tr.insertCell();
+    const trend = cell("trend");
     const button = document.createElement("button");
     button.type = "button";
     button.className = "link";
@@ -104,13 +146,17 @@ export class LiveTable {
     button.setAttribute("aria-label", this.#i18n.t("asset.trendOf", { variable: row.variable }));
     button.addEventListener("click", () => this.#onTrend(row.variable));
     trend.appendChild(button);
+    chunk.element.appendChild(tr);
     const state: RowState = {
       ...row,
       value: null,
       ts: null,
+      chunk,
+      behind: false,
       cells: { value, unit, quality, age },
       quality: null,
     };
+    chunk.rows.push(state);
     this.#rows.set(row.variable, state);
     this.#renderQuality(state, Date.now());
   }
@@ -151,22 +197,37 @@ export class LiveTable {
     this.#frame = 0;
     const now = Date.now();
     for (const row of this.#dirty) {
-      row.cells.value.textContent = row.value === null ? "—" : this.#formats.number(row.value);
-      if (row.cells.unit.textContent !== (row.unit ?? "")) row.cells.unit.textContent = row.unit ?? "";
-      row.cells.age.textContent = row.ts === null ? "—" : this.#formats.age(now - row.ts);
-      this.#renderQuality(row, now);
+      if (row.chunk.visible) this.#write(row, now);
+      else row.behind = true;
     }
     this.#dirty.clear();
   }
 
+  #write(row: RowState, now: number): void {
+    row.behind = false;
+    const value = row.value === null ? "—" : this.#formats.number(row.value);
+    if (row.cells.value.textContent !== value) row.cells.value.textContent = value;
+    if (row.cells.unit.textContent !== (row.unit ?? "")) row.cells.unit.textContent = row.unit ?? "";
+    this.#writeAge(row, now);
+    this.#renderQuality(row, now);
+  }
+
+  #writeAge(row: RowState, now: number): void {
+    const text = row.ts === null ? "—" : this.#formats.age(now - row.ts);
+    if (row.cells.age.textContent !== text) row.cells.age.textContent = text;
+  }
+
   #tick(): void {
     const now = Date.now();
-    for (const row of this.#rows.values()) {
-      if (row.ts !== null) {
-        const text = this.#formats.age(now - row.ts);
-        if (row.cells.age.textContent !== text) row.cells.age.textContent = text;
+    for (const chunk of this.#chunks) {
+      if (!chunk.visible) continue;
+      for (const row of chunk.rows) {
+        if (row.behind) this.#write(row, now);
+        else {
+          this.#writeAge(row, now);
+          this.#renderQuality(row, now);
+        }
       }
-      this.#renderQuality(row, now);
     }
   }
 
