@@ -46,9 +46,7 @@ export class TrendChart {
       this.#locale,
       spanDays > 2
         ? { timeZone: o.timeZone, day: "numeric", month: "short" }
-        : spanDays > 0.5
-          ? { timeZone: o.timeZone, day: "numeric", month: "short", hour: "numeric", minute: "2-digit" }
-          : { timeZone: o.timeZone, hour: "numeric", minute: "2-digit" },
+        : { timeZone: o.timeZone, hour: "numeric", minute: "2-digit" },
     );
     const full = new Intl.DateTimeFormat(this.#locale, {
       timeZone: o.timeZone,

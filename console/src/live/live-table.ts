@@ -63,7 +63,7 @@ export class LiveTable {
     this.element.className = "live-table";
     this.element.setAttribute("role", "table");
     this.element.setAttribute("aria-label", i18n.t("asset.liveCaption"));
-    const head = this.#element("div", "live-row live-head", "rowgroup");
+    const head = this.#element("div", "live-head", "rowgroup");
     const headRow = this.#element("div", "live-row", "row");
     for (const key of [
       "asset.variable",
