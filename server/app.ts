@@ -22,7 +22,9 @@ import { billingRoutes } from "./routes/billing/index.ts";
 import { ConsoleFiles } from "./routes/console/console-files.ts";
 import { consoleRoutes } from "./routes/console/index.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.ts";
+import { distributionRoutes } from "./routes/distribution/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
+import { installerRoutes } from "./routes/installers/index.ts";
 import { mqttWebSocketRoutes } from "./routes/mqtt/index.ts";
 import { downtimeRoutes } from "./routes/records/downtime/index.ts";
 import { labResultRoutes } from "./routes/records/lab-results/index.ts";
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps) {
   app.route("/api/audit", auditRoutes(ctx));
   app.route("/api/edge", edgeFieldRoutes(ctx));
   app.route("/api/edge", agentRoutes(ctx, { mqttPort: () => deps.broker?.port ?? ctx.config.MQTT_PORT }));
+  app.route("/api/edge", installerRoutes(ctx));
+  app.route("/api/edge", distributionRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));

@@ -4,13 +4,14 @@ import {
   createReadStream,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import {
   AGENT_MANIFEST_FILE,
   AGENT_TARGETS,
@@ -19,10 +20,12 @@ import {
   type AgentTarget,
   agentArtifactFile,
   agentBuildManifestSchema,
+  WINSW_FILE,
 } from "../../shared/distribution/agent-manifest.ts";
 import { bundleAgent, packageVersion, ROOT } from "./bundle-agent.ts";
 import { NODE_VERSION, nodeRuntime } from "./node-runtime.ts";
 import { buildExecutable, nativeAssets } from "./sea.ts";
+import { copyWinsw, winswBytes } from "./winsw.ts";
 
 export const DEFAULT_AGENT_DIST = join(ROOT, "dist", "agent");
 
@@ -61,6 +64,10 @@ export function readManifest(outDir: string): AgentBuildManifest | null {
   return parsed.success ? parsed.data : null;
 }
 
+function sameSize(file: string, bytes: number): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.size === bytes;
+}
+
 /** The last build still stands when its inputs are these and each file is still what it recorded. */
 function upToDate(
   manifest: AgentBuildManifest | null,
@@ -69,6 +76,10 @@ function upToDate(
   outDir: string,
 ) {
   if (!manifest || manifest.inputs_sha256 !== inputs) return false;
+  if (targets.includes("windows-x64")) {
+    const winsw = manifest.winsw;
+    if (!winsw || !sameSize(join(outDir, winsw.file), winsw.bytes)) return false;
+  }
   return targets.every((t) => {
     const a = manifest.artifacts.find((x) => x.target === t);
     const file = join(outDir, agentArtifactFile(t));
@@ -91,11 +102,18 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   const bundle = await bundleAgent({ version, commit });
   for (const warning of bundle.warnings) log(`esbuild: ${warning}`);
   const inputs = createHash("sha256").update(NODE_VERSION).update("\0").update(bundle.code);
+  // The build's own code: a change in how executables are made is a change of input too.
+  for (const file of readdirSync(import.meta.dirname)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .sort())
+    inputs.update(`\0${file}\0`).update(readFileSync(join(import.meta.dirname, file)));
   for (const t of targets) {
     inputs.update(`\0${t}`);
     for (const [name, file] of Object.entries(nativeAssets(t)))
       inputs.update(`\0${name}\0`).update(readFileSync(file));
   }
+  // The MSI's service wrapper travels with the Windows executable.
+  if (targets.includes("windows-x64")) inputs.update(`\0${WINSW_FILE}\0`).update(winswBytes());
   const inputsSha256 = inputs.digest("hex");
   const previous = readManifest(outDir);
   if (!o.force && upToDate(previous, inputsSha256, targets, outDir) && previous) {
@@ -147,10 +165,14 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
     inputs_sha256: inputsSha256,
     artifacts,
   };
+  if (targets.includes("windows-x64")) {
+    manifest.winsw = copyWinsw(outDir);
+    log(`${WINSW_FILE} (WinSW from node-windows, the MSI's service wrapper) sha256 ${manifest.winsw.sha256}`);
+  }
   const manifestFile = join(outDir, AGENT_MANIFEST_FILE);
   writeFileSync(`${manifestFile}.partial`, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(`${manifestFile}.partial`, manifestFile);
   rmSync(workDir, { recursive: true, force: true });
-  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${manifestFile.slice(ROOT.length + 1)}`);
+  log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s: ${relative(process.cwd(), manifestFile)}`);
   return manifest;
 }

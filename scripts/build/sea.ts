@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, writeFileSync } from "node:fs";
 import { arch } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import type { AgentTarget } from "../../shared/distribution/agent-manifest.ts";
 import { ROOT } from "./bundle-agent.ts";
 
@@ -45,7 +45,8 @@ export function buildExecutable(o: {
   writeFileSync(
     seaConfig,
     JSON.stringify({
-      main: o.bundleFile,
+      // Relative, so the blob names no path of the build machine.
+      main: relative(o.workDir, o.bundleFile),
       output: blob,
       disableExperimentalSEAWarning: true,
       useSnapshot: false,
@@ -54,6 +55,7 @@ export function buildExecutable(o: {
     }),
   );
   execFileSync(process.execPath, ["--experimental-sea-config", seaConfig], {
+    cwd: o.workDir,
     stdio: ["ignore", "ignore", "pipe"],
   });
 

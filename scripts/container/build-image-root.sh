@@ -1,7 +1,9 @@
 #!/bin/sh
 # Assembles what the server image holds (Dockerfile, build stage), from a build context with
-# package.json, package-lock.json, server/ and shared/ (.dockerignore leaves out the tests):
-#   APP_DIR   production dependencies (npm ci --omit=dev), package.json, server/ and shared/;
+# package.json, package-lock.json, server/, shared/, the Linux install script and the agent's unit
+# (.dockerignore leaves out the tests):
+#   APP_DIR   production dependencies (npm ci --omit=dev), package.json, server/, shared/,
+#             installers/linux/linux-install.sh and systemd/caudal-agent.service;
 #   DATA_DIR  an empty folder, which the Dockerfile copies to the DATA_DIR volume owned by `node`
 #             (COPY keeps no folder's own mode; the server makes its files 0600).
 # No Docker engine runs on the development machines, so scripts/container/image.test.ts runs the
@@ -25,5 +27,9 @@ cp "$context/package.json" "$context/package-lock.json" "$app/"
 # so nothing compiles and the image needs no build tools.
 (cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 cp -R "$context/server" "$context/shared" "$app/"
+# What GET /api/edge/projects/{id}/linux-install fills in: the script and the agent's unit.
+mkdir -p "$app/installers/linux" "$app/systemd"
+cp "$context/installers/linux/linux-install.sh" "$app/installers/linux/"
+cp "$context/systemd/caudal-agent.service" "$app/systemd/"
 
 mkdir -p "$data"

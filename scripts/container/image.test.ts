@@ -119,15 +119,19 @@ describe("the server image, built by following the Dockerfile without Docker", (
     expect(image.stopSignal).toBe("SIGTERM");
   });
 
-  it("holds production dependencies, server/ and shared/: no tests, no dev tools, no agent", () => {
+  it("holds production dependencies, server/, shared/ and the install script's parts: no tests, no dev tools, no agent", () => {
     const app = join(image.root, image.workdir);
     expect(readdirSync(app).sort()).toEqual([
+      "installers",
       "node_modules",
       "package-lock.json",
       "package.json",
       "server",
       "shared",
+      "systemd",
     ]);
+    expect(readdirSync(join(app, "installers", "linux"))).toEqual(["linux-install.sh"]);
+    expect(readdirSync(join(app, "systemd"))).toEqual(["caudal-agent.service"]);
     for (const dep of ["hono", "better-sqlite3", "@node-rs/argon2", "aedes", "drizzle-orm"])
       expect(existsSync(join(app, "node_modules", dep, "package.json")), dep).toBe(true);
     for (const dev of ["vitest", "typescript", "esbuild", "@biomejs/biome", "drizzle-kit", "node-snap7"])

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../testing/harness.ts";
 import { bodyCases } from "./body-cases.ts";
 import { ChangeWatch } from "./db-snapshot.ts";
 import {
@@ -12,6 +11,7 @@ import {
   kindOfField,
   kindOfPathParam,
   type ProjectTree,
+  startAuditServer,
 } from "./fixtures.ts";
 import { contractProblems, send } from "./http-audit.ts";
 import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
@@ -33,7 +33,7 @@ import {
  * database exactly as it was (row counts and contents, the audit log included).
  */
 
-const t = await TestServer.start();
+const t = await startAuditServer();
 const writes = apiOperations(await fetchDocument(t)).filter(
   (op) => op.body !== undefined && op.method !== "GET" && op.method !== "DELETE",
 );
@@ -56,6 +56,7 @@ const KINDS: Kind[] = [
   "invoice",
   "user",
   "enrollment_code",
+  "installer_build",
 ];
 
 let A: ProjectTree;

@@ -49,6 +49,8 @@ type EventMap = {
   accessChanged: [{ userId: string }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
+  /** An installer build was queued; the build worker (services/distribution/installer-builds/) runs it. */
+  installerBuildQueued: [{ buildId: string; projectId: string }];
 };
 
 /** In-process events between services and the live edges (WebSocket, MQTT). Emitted only after commit. */
