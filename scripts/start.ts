@@ -122,6 +122,8 @@ async function bringUp(): Promise<void> {
     if (!supervisor.stopping) throw new Error(`the server did not answer ${probe}/health within 60 s`);
     return;
   }
+  // The first thing a person needs, before the demo's set-up lines; the banner repeats it.
+  say(`== the operator console is at ${base}/`);
   if (!start.CAUDAL_DEMO) {
     say(banner(base, await requiresSetup(probe), envPath, requestLogFile));
     return;

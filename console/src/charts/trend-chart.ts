@@ -41,13 +41,20 @@ export class TrendChart {
     const number = new Intl.NumberFormat(this.#locale, { maximumFractionDigits: 3 });
     const value = (_u: uPlot, v: number | null) => (v == null ? "—" : number.format(v));
     const label = o.unit ? `${o.variable} (${o.unit})` : o.variable;
-    const spanDays = (o.to - o.from) / 86_400_000;
-    const tick = new Intl.DateTimeFormat(
-      this.#locale,
-      spanDays > 2
-        ? { timeZone: o.timeZone, day: "numeric", month: "short" }
-        : { timeZone: o.timeZone, hour: "numeric", minute: "2-digit" },
-    );
+    // Tick labels as fine as the ticks uPlot chose: seconds, minutes or days.
+    const zone = { timeZone: o.timeZone };
+    const ticks = {
+      seconds: new Intl.DateTimeFormat(this.#locale, {
+        ...zone,
+        hour: "numeric",
+        minute: "2-digit",
+        second: "2-digit",
+      }),
+      minutes: new Intl.DateTimeFormat(this.#locale, { ...zone, hour: "numeric", minute: "2-digit" }),
+      days: new Intl.DateTimeFormat(this.#locale, { ...zone, day: "numeric", month: "short" }),
+    };
+    const tickFormat = (incrSeconds: number) =>
+      incrSeconds < 60 ? ticks.seconds : incrSeconds < 86_400 ? ticks.minutes : ticks.days;
     const full = new Intl.DateTimeFormat(this.#locale, {
       timeZone: o.timeZone,
       dateStyle: "short",
@@ -71,7 +78,10 @@ export class TrendChart {
         series,
         scales: { x: { time: true, range: () => [o.from / 1000, o.to / 1000] } },
         axes: [
-          { values: (_u, ticks) => ticks.map((t) => tick.format(t * 1000)) },
+          {
+            space: 110,
+            values: (_u, splits, _axis, _space, incr) => splits.map((t) => tickFormat(incr).format(t * 1000)),
+          },
           { label, values: (_u, ticks) => ticks.map((t) => number.format(t)), size: 70 },
         ],
         legend: { live: true },
