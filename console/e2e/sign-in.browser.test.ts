@@ -109,6 +109,20 @@ requirePeer("chromium", chromiumMissing).describe("signing in to the console, in
     await g.close();
   });
 
+  it("an expired session (the refresh token past its 30 days) returns to sign-in at the next call", async () => {
+    const user = await t.userWithRole("operador");
+    const g = await guardedPage(browser, t.baseUrl);
+    await signIn(g.page, t.baseUrl, user);
+    await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    t.clock.advance(31 * 86_400_000);
+    await g.page.getByRole("link", { name: "Alarms" }).click();
+    await g.page.getByText("Your session has ended. Sign in again.").waitFor({ timeout: 10_000 });
+    // Signing in again goes back where the user was heading.
+    await signIn(g.page, t.baseUrl, user);
+    await g.page.getByRole("heading", { name: "Alarms", level: 1 }).waitFor();
+    await g.close();
+  });
+
   it("CSRF: a state-changing request with the cookie alone is refused; the console sends the bearer token on each", async () => {
     const user = await t.userWithRole("operador");
     const g = await guardedPage(browser, t.baseUrl);
