@@ -66,9 +66,11 @@ function renderProject(host: HTMLElement, ctx: PageContext, params: RouteParams)
     // Live first, then the latest stored values: a message that arrives meanwhile is never lost,
     // and an older stored value never overwrites it (LiveTable keeps the newest per variable).
     const latest = () =>
-      api.get<TelemetryPayload[]>(`/api/telemetry/${asset.id}`, { limit: LATEST_PAYLOADS }).then((payloads) => {
-        for (const p of payloads) table.push(Date.parse(p.timestamp), p.readings);
-      });
+      api
+        .get<TelemetryPayload[]>(`/api/telemetry/${asset.id}`, { limit: LATEST_PAYLOADS })
+        .then((payloads) => {
+          for (const p of payloads) table.push(Date.parse(p.timestamp), p.readings);
+        });
     const off = ctx.stream.onMessage((m) => {
       if (m.type === "telemetry" && m.asset_id === asset.id) table.push(Date.parse(m.timestamp), m.readings);
       // The server discarded messages this page read too slowly: catch up from the stored values.
