@@ -17,7 +17,11 @@ COPY shared ./shared
 COPY server ./server
 COPY installers/linux/linux-install.sh ./installers/linux/
 COPY systemd/caudal-agent.service ./systemd/
-# Production dependencies, server/ and shared/ into app/; an empty data/ for the volume.
+# The operator console's sources and its build script (esbuild).
+COPY console ./console
+COPY scripts/build/console.ts scripts/build/console-bundle.ts scripts/build/console-tools.ts ./scripts/build/
+# Production dependencies, server/ and shared/ into app/, the console built into app/dist/console;
+# an empty data/ for the volume.
 RUN sh build-image-root.sh . app data
 
 FROM node:24.21.0-bookworm-slim

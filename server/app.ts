@@ -19,6 +19,8 @@ import { anhRoutes } from "./routes/anh/index.ts";
 import { auditRoutes } from "./routes/audit/index.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { billingRoutes } from "./routes/billing/index.ts";
+import { ConsoleFiles } from "./routes/console/console-files.ts";
+import { consoleRoutes } from "./routes/console/index.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.ts";
 import { distributionRoutes } from "./routes/distribution/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
@@ -75,6 +77,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // Root paths /health, /metrics, /docs; the document is built on first request, after all mounts.
+  app.route("/", consoleRoutes(new ConsoleFiles(ctx.config.CONSOLE_DIR)));
   app.route("/", systemRoutes(ctx, { health: deps.health ?? {}, document: openApiDocumentOnce(app) }));
   app.route("/api/auth", authRoutes(ctx));
   app.route("/api/movements", movementRoutes(ctx));
