@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /**
@@ -10,6 +12,14 @@ export function allocatedBytes(dir: string): number {
   const bytes = Number(out.split(/\s/)[0]);
   if (!Number.isFinite(bytes)) throw new Error(`du -s -B1 ${dir}: unexpected output ${out}`);
   return bytes;
+}
+
+/** The largest entries at the top of the directory, by allocated bytes: where the bytes are. */
+export function largestEntries(dir: string, count = 4): [string, number][] {
+  return readdirSync(dir)
+    .map((name): [string, number] => [name, allocatedBytes(join(dir, name))])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count);
 }
 
 export type Settled = { bytes: number; settled: boolean; waitedS: number };

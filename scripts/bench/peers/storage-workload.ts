@@ -4,7 +4,7 @@ import { ask } from "../ipc.ts";
 import { fmt } from "../sync/measure.ts";
 import { CaudalSide } from "./caudal.ts";
 import { withChild } from "./children.ts";
-import { allocatedBytes, settledBytes } from "./disk-usage.ts";
+import { allocatedBytes, largestEntries, settledBytes } from "./disk-usage.ts";
 import type { HttpLoadReport, HttpTarget } from "./http-load.ts";
 import { DATABASE, InfluxPeer } from "./influxdb.ts";
 import type { VerifyReport } from "./load.ts";
@@ -56,6 +56,9 @@ async function round(name: string, side: Side, o: StorageOptions): Promise<SideR
     });
     const cpu = meter.read();
     const settled = await settledBytes(side.dataDir, o.quietS, o.maxSettleS);
+    const where = largestEntries(side.dataDir)
+      .map(([entry, bytes]) => `${entry} ${fmt(bytes / 1e6, 1)} MB`)
+      .join(", ");
     const verify = await ask<VerifyReport>(loader, { type: "verify", source: await side.source() });
     const value = settled.bytes / Math.max(1, verify.check.exact);
     const failures = report.failed ? `, ${report.failed} requests failed (${report.firstError})` : "";
@@ -66,7 +69,7 @@ async function round(name: string, side: Side, o: StorageOptions): Promise<SideR
       others: cpu.others,
       check: verify.check,
       detail:
-        `${fmt(value, 2)} bytes per point: ${fmt(settled.bytes)} bytes allocated (empty: ${fmt(emptyBytes)}) ` +
+        `${fmt(value, 2)} bytes per point: ${fmt(settled.bytes)} bytes allocated (${where}; empty: ${fmt(emptyBytes)}) ` +
         `${settled.settled ? `settled after ${fmt(settled.waitedS)} s` : `** still changing after ${fmt(settled.waitedS)} s **`}; ` +
         `loaded at ${fmt(report.acknowledgedPoints / (report.elapsedMs / 1000))} points/s${failures}, ` +
         `${describeCpu(name, cpu, ["loader"])} while loading; ${describeCheck(verify.check)} ` +
