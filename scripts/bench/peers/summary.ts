@@ -7,7 +7,15 @@ export const DISTURBED_PERCENT = 25;
 
 export type WorkloadRounds = { workload: Workload; peerName: string; caudal: SideRun[]; peer: SideRun[] };
 
-type SideSummary = { median: number; cpu: number; loadCpu: number; values: number[]; allStored: boolean };
+type SideSummary = {
+  median: number;
+  cpu: number;
+  loadCpu: number;
+  values: number[];
+  /** Other work on the machine in each round, % of one core. */
+  othersCpu: (number | null)[];
+  allStored: boolean;
+};
 
 function side(runs: readonly SideRun[]): SideSummary {
   return {
@@ -15,6 +23,7 @@ function side(runs: readonly SideRun[]): SideSummary {
     cpu: median(runs.map((r) => r.cpu)),
     loadCpu: median(runs.map((r) => r.loadCpu)),
     values: runs.map((r) => r.value),
+    othersCpu: runs.map((r) => r.others),
     allStored: runs.every((r) => checkPassed(r.check)),
   };
 }
@@ -63,6 +72,7 @@ export function printSummary(all: readonly WorkloadRounds[], rounds: number): vo
   say(
     "ratio: Caudal ÷ peer for points/s and messages/s, peer ÷ Caudal for bytes/point; ≥ 1.00× means Caudal is at least as good.",
   );
+  say("CPU: over the measured window; for storage, while loading.");
   say(
     JSON.stringify({
       bench: "peers",
