@@ -101,8 +101,16 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   const commit = gitCommit();
   const bundle = await bundleAgent({ version, commit });
   for (const warning of bundle.warnings) log(`esbuild: ${warning}`);
-import { AGENT_EXEC_ARGV, buildExecutable, nativeAssets } from "./sea.ts";
-import { copyWinsw, winswBytes } from "./winsw.ts";
+  const inputs = createHash("sha256")
+    .update(NODE_VERSION)
+    .update(`\0${AGENT_EXEC_ARGV.join(" ")}\0`)
+    .update(bundle.code);
+  for (const [name, code] of Object.entries(bundle.chunks)) inputs.update(`\0${name}\0`).update(code);
+  // The build's own code: a change in how executables are made is a change of input too.
+  for (const file of readdirSync(import.meta.dirname)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .sort())
+    inputs.update(`\0${file}\0`).update(readFileSync(join(import.meta.dirname, file)));
   for (const t of targets) {
     inputs.update(`\0${t}`);
     for (const [name, file] of Object.entries(nativeAssets(t)))
