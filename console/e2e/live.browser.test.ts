@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
 import type { Browser, Download } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
-import { guardedPage } from "./testing/browser.ts";
+import { BROWSER_TEST_TIMEOUT_MS, eventually, guardedPage } from "./testing/browser.ts";
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
+
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 async function downloaded(download: Download): Promise<{ name: string; text: string }> {
   const path = await download.path();
@@ -32,7 +34,7 @@ requirePeer("chromium", chromiumMissing).describe(
       await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
       await g.page.goto(`${t.baseUrl}/#/projects/${f.projectId}/assets/${f.wellId}`);
       const pressure = g.page.locator('[data-variable="pressure"] .value');
-      await expect.poll(() => pressure.textContent()).toBe("1,000");
+      await eventually(() => pressure.textContent()).toBe("1,000");
       await g.page.getByTestId("stream-status").getByText("Live", { exact: true }).waitFor();
       await g.page.evaluate("window.__sameDocument = true");
 
@@ -49,7 +51,7 @@ requirePeer("chromium", chromiumMissing).describe(
       // The trend of the first variable is drawn; the 1 h range reads raw readings, and CSV exports them.
       await g.page.getByRole("button", { name: "Show the trend of pressure" }).click();
       await g.page.getByRole("button", { name: "1 h" }).click();
-      await expect.poll(() => g.page.getByTestId("trend-chart").getAttribute("data-points")).toBe("2");
+      await eventually(() => g.page.getByTestId("trend-chart").getAttribute("data-points")).toBe("2");
       const [download] = await Promise.all([
         g.page.waitForEvent("download"),
         g.page.getByTestId("export-csv").click(),
@@ -77,17 +79,17 @@ requirePeer("chromium", chromiumMissing).describe(
 
       await writeValues(t, f.admin.token, f.wellId, { pressure: 1600 }, "psi");
       const banner = g.page.getByTestId("alarm-banner");
-      await banner.waitFor({ timeout: 5_000 });
+      await banner.waitFor({ timeout: 15_000 });
       expect(await banner.getAttribute("role")).toBe("alert");
       expect(await banner.textContent()).toContain("New alarm");
       expect(await banner.textContent()).toContain("Critical");
       const row = g.page.getByTestId("active-alarms").locator("tbody tr");
-      await expect.poll(() => row.count()).toBe(1);
+      await eventually(() => row.count()).toBe(1);
       const alarmId = (await row.getAttribute("data-alarm")) ?? "";
       expect(await row.textContent()).toContain("High pressure");
 
       await row.getByRole("button", { name: /^Acknowledge/ }).click();
-      await expect.poll(() => row.textContent()).toContain("acknowledged");
+      await eventually(() => row.textContent()).toContain("acknowledged");
       expect(await row.getByRole("button").count()).toBe(0);
       const api = await t.request<{ id: string; acknowledged: boolean; acknowledged_by: string }[]>(
         `/api/alarms?project_id=${f.projectId}`,
@@ -99,15 +101,16 @@ requirePeer("chromium", chromiumMissing).describe(
 
       // History: the raise and the acknowledgement, filtered by severity, and as CSV.
       const history = g.page.getByTestId("alarm-history").locator("tbody tr");
-      await expect
-        .poll(() => history.allTextContents())
-        .toEqual([expect.stringContaining("Acknowledged"), expect.stringContaining("Raised")]);
+      await eventually(() => history.allTextContents()).toEqual([
+        expect.stringContaining("Acknowledged"),
+        expect.stringContaining("Raised"),
+      ]);
       await g.page.getByLabel("Severity").selectOption("warning");
       await g.page.getByRole("button", { name: "Filter" }).click();
       await g.page.getByText("No alarm events match.").waitFor();
       await g.page.getByLabel("Severity").selectOption("critical");
       await g.page.getByRole("button", { name: "Filter" }).click();
-      await expect.poll(() => history.count()).toBe(2);
+      await eventually(() => history.count()).toBe(2);
       const [download] = await Promise.all([
         g.page.waitForEvent("download"),
         g.page.getByTestId("history-csv").click(),
@@ -123,7 +126,7 @@ requirePeer("chromium", chromiumMissing).describe(
 
       // The alarm returns to normal: it leaves the active list (acknowledged and returned).
       await writeValues(t, f.admin.token, f.wellId, { pressure: 900 }, "psi");
-      await g.page.getByTestId("no-active-alarms").waitFor({ timeout: 5_000 });
+      await g.page.getByTestId("no-active-alarms").waitFor({ timeout: 15_000 });
       expect(g.errors).toEqual([]);
       await g.close();
     });
@@ -134,11 +137,11 @@ requirePeer("chromium", chromiumMissing).describe(
       await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
       await g.page.getByTestId("stream-status").getByText("Live", { exact: true }).waitFor();
       await writeValues(t, f.admin.token, f.tankId, { pressure: 2000 });
-      await g.page.getByTestId("alarm-banner").waitFor({ timeout: 5_000 });
+      await g.page.getByTestId("alarm-banner").waitFor({ timeout: 15_000 });
       await g.page.getByTestId("alarm-banner").getByRole("link", { name: "See alarms" }).click();
       await g.page.getByRole("heading", { name: "Alarms", level: 1 }).waitFor();
       expect(await g.page.getByTestId("alarm-banner").count()).toBe(0);
-      await expect.poll(() => g.page.getByTestId("active-alarms").locator("tbody tr").count()).toBe(1);
+      await eventually(() => g.page.getByTestId("active-alarms").locator("tbody tr").count()).toBe(1);
       await writeValues(t, f.admin.token, f.tankId, { pressure: 100 });
       await g.close();
     });

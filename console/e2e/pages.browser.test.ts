@@ -1,14 +1,22 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
 import { en } from "../src/i18n/en.ts";
 import { es } from "../src/i18n/es.ts";
-import { guardedPage, screenshot, VIEWPORTS, type ViewportName } from "./testing/browser.ts";
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  guardedPage,
+  screenshot,
+  VIEWPORTS,
+  type ViewportName,
+} from "./testing/browser.ts";
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
+
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
@@ -107,7 +115,7 @@ requirePeer("chromium", chromiumMissing).describe(
           expect(g.errors).toEqual([]);
           expect(g.blocked).toEqual([]);
           await g.close();
-        }, 60_000);
+        });
       }
     }
 

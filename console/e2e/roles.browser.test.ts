@@ -1,10 +1,12 @@
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
-import { guardedPage } from "./testing/browser.ts";
+import { BROWSER_TEST_TIMEOUT_MS, eventually, guardedPage } from "./testing/browser.ts";
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
+
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /** Words of actions that change configuration (devices, variables, rules, deployments, users). */
 const CONFIG_ACTION = /\b(add|create|new|edit|delete|remove|deploy|configure|save)\b/i;
@@ -38,9 +40,9 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
       `/projects/${f.projectId}/assets/${f.wellId}`,
     ]) {
       await g.page.goto(`${t.baseUrl}/#${path}`);
-      await expect
-        .poll(() => g.page.getByRole("heading", { level: 1 }).textContent(), { message: path })
-        .toBe("Not available");
+      await eventually(() => g.page.getByRole("heading", { level: 1 }).textContent(), { message: path }).toBe(
+        "Not available",
+      );
     }
     const asked = g.requests.map((r) => r.url.pathname).filter((p) => p.startsWith("/api/"));
     expect(asked.filter((p) => !p.startsWith("/api/auth/"))).toEqual([]);

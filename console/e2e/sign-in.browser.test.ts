@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { twoFactorUser } from "../../server/routes/auth/two-factor-fixtures.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
-import { guardedPage } from "./testing/browser.ts";
+import { BROWSER_TEST_TIMEOUT_MS, eventually, guardedPage } from "./testing/browser.ts";
 import { codeFor, signIn, startSite } from "./testing/console-site.ts";
+
+vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 /** Status of a request the page itself makes (with whatever cookie it holds, and no bearer token). */
 const statusFromPage = (path: string, init: { method: string; body?: string }) =>
@@ -57,9 +59,9 @@ requirePeer("chromium", chromiumMissing).describe("signing in to the console, in
     const right = codeFor(t, user.secret, 1);
     await g.page.getByLabel("Authentication code").fill(right === "000000" ? "111111" : "000000");
     await g.page.getByRole("button", { name: "Verify" }).click();
-    await expect
-      .poll(() => g.page.getByTestId("sign-in-error").textContent())
-      .toBe("The code is not valid. Check your authenticator app and try again.");
+    await eventually(() => g.page.getByTestId("sign-in-error").textContent()).toBe(
+      "The code is not valid. Check your authenticator app and try again.",
+    );
     await g.page.getByRole("button", { name: "Use a recovery code" }).click();
     await g.page.getByLabel("Recovery code").fill(user.recoveryCodes[0] ?? "");
     await g.page.getByRole("button", { name: "Verify" }).click();
@@ -87,9 +89,9 @@ requirePeer("chromium", chromiumMissing).describe("signing in to the console, in
       error = ((await res.json()) as { error: string }).error;
     }
     expect(error).toBe("AccountLocked");
-    await expect
-      .poll(() => g.page.getByTestId("sign-in-error").textContent())
-      .toMatch(/^Too many wrong codes: the account is locked until \d+\/\d+\/\d+, \d+:\d+:\d+\s[AP]M\.$/);
+    await eventually(() => g.page.getByTestId("sign-in-error").textContent()).toMatch(
+      /^Too many wrong codes: the account is locked until \d+\/\d+\/\d+, \d+:\d+:\d+\s[AP]M\.$/,
+    );
     await g.close();
   });
 
@@ -104,7 +106,7 @@ requirePeer("chromium", chromiumMissing).describe("signing in to the console, in
       body: { new_password: "another-password-1" },
     });
     expect(reset.status).toBe(200);
-    await g.page.getByText("Your session has ended. Sign in again.").waitFor({ timeout: 10_000 });
+    await g.page.getByText("Your session has ended. Sign in again.").waitFor({ timeout: 20_000 });
     expect(await g.page.getByLabel("Email").isVisible()).toBe(true);
     await g.close();
   });
@@ -116,7 +118,7 @@ requirePeer("chromium", chromiumMissing).describe("signing in to the console, in
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     t.clock.advance(31 * 86_400_000);
     await g.page.getByRole("link", { name: "Alarms" }).click();
-    await g.page.getByText("Your session has ended. Sign in again.").waitFor({ timeout: 10_000 });
+    await g.page.getByText("Your session has ended. Sign in again.").waitFor({ timeout: 20_000 });
     // Signing in again goes back where the user was heading.
     await signIn(g.page, t.baseUrl, user);
     await g.page.getByRole("heading", { name: "Alarms", level: 1 }).waitFor();

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 import { CHROMIUM } from "../../../scripts/testing/peers.ts";
 
 export const VIEWPORTS = {
@@ -82,3 +83,17 @@ export async function screenshot(page: Page, name: string, viewport: ViewportNam
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `${name}-${viewport}.png`), fullPage: true });
 }
+
+/**
+ * expect.poll with room for a loaded machine (`npm test` runs files side by side on two cores):
+ * 15 s unless told, where vitest's default is 1 s.
+ */
+export function eventually<T>(
+  fn: () => T | Promise<T>,
+  options: { timeout?: number; message?: string } = {},
+) {
+  return expect.poll(fn, { timeout: 15_000, interval: 100, ...options });
+}
+
+/** Browser tests start a server and chromium and wait on pages: generous limits for a loaded CI machine. */
+export const BROWSER_TEST_TIMEOUT_MS = 120_000;
