@@ -21,8 +21,15 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Free pages given back to the file system per statement (4 MiB at the default page size). */
 const VACUUM_PAGES = 1_000;
-/** Free pages left alone: the next hours of ingest reuse them. */
-const KEEP_FREE_PAGES = 256;
+/**
+ * Freed pages are given back once they exceed a quarter of the file, down to a twentieth: the next
+ * hours of ingest reuse free pages, and giving them back only to grow the file again would move
+ * pages for nothing. Once cold data dominates the file, an hour's freed raw pages stay below the
+ * threshold and nothing moves.
+ */
+const RELEASE_ABOVE = 0.25;
+const KEEP_FREE = 0.05;
+const MIN_FREE_PAGES = 256;
 
 /**
  * Packs cold raw telemetry (older than its pack cutoff) into compressed blocks, series by series,
@@ -79,18 +86,23 @@ export class TelemetryPacker {
 
   /**
    * Gives free pages back to the file system (PRAGMA incremental_vacuum, a few MiB per
-   * statement) when the database was created with auto_vacuum = INCREMENTAL (db/client.ts).
-   * Returns the pages released.
+   * statement) when the database was created with auto_vacuum = INCREMENTAL (db/client.ts) and
+   * they exceed RELEASE_ABOVE of it. Returns the pages released.
    */
   async releaseFreePages(shouldStop: () => boolean): Promise<number> {
     if (Number(this.#sqlite.pragma("auto_vacuum", { simple: true })) !== 2) return 0;
+    const pragma = (name: string) => Number(this.#sqlite.pragma(name, { simple: true }));
+    const pages = pragma("page_count");
+    if (pragma("freelist_count") <= Math.max(MIN_FREE_PAGES, pages * RELEASE_ABOVE)) return 0;
     let released = 0;
     for (;;) {
-      const free = Number(this.#sqlite.pragma("freelist_count", { simple: true }));
-      if (free <= KEEP_FREE_PAGES || shouldStop()) return released;
-      const pages = Math.min(VACUUM_PAGES, free - KEEP_FREE_PAGES);
-      this.#sqlite.pragma(`incremental_vacuum(${pages})`);
-      released += pages;
+      const free = pragma("freelist_count");
+      // Released pages leave the file: a twentieth of what it keeps stays free.
+      const keep = Math.max(MIN_FREE_PAGES, ((pragma("page_count") - free) * KEEP_FREE) / (1 - KEEP_FREE));
+      if (free <= keep || shouldStop()) return released;
+      const step = Math.min(VACUUM_PAGES, Math.ceil(free - keep));
+      this.#sqlite.pragma(`incremental_vacuum(${step})`);
+      released += step;
       await pause();
     }
   }
