@@ -1,13 +1,14 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
-import { decodeBlock, encodeBlock } from "./codec/block.ts";
+import { decodeBlock, encodeBlock, type Points } from "./codec/block.ts";
 import { type BlockRow, MAX_BLOCK_POINTS, PackedReads, windowOf } from "./packed-blocks.ts";
-import type { PointRow } from "./series-points.ts";
 
 /** The statements of one packing step. */
 export class PackStatements {
   readonly oldestRaw: Statement<[number, number], number>;
-  readonly rawRows: Statement<[number, number, number, number], PointRow>;
+  /** The same rows' ts, then their values: plucked columns read twice as fast as row arrays. */
+  readonly rawTs: Statement<[number, number, number, number], number>;
+  readonly rawValues: Statement<[number, number, number, number], number>;
   readonly packed: PackedReads;
   /** The last block before a ts, within a window: [series, window start, ts, ts]. */
   readonly previous: Statement<[number, number, number, number], BlockRow>;
@@ -21,11 +22,9 @@ export class PackStatements {
         "SELECT ts FROM telemetry_raw WHERE series_id = ? AND ts < ? ORDER BY ts LIMIT 1",
       )
       .pluck();
-    this.rawRows = sqlite
-      .prepare<[number, number, number, number], PointRow>(
-        "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?",
-      )
-      .raw();
+    const rows = "FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts < ? ORDER BY ts LIMIT ?";
+    this.rawTs = sqlite.prepare<[number, number, number, number], number>(`SELECT ts ${rows}`).pluck();
+    this.rawValues = sqlite.prepare<[number, number, number, number], number>(`SELECT value ${rows}`).pluck();
     this.packed = new PackedReads(sqlite);
     this.previous = sqlite
       .prepare<[number, number, number, number], BlockRow>(
@@ -67,37 +66,38 @@ export function packNext(stmts: PackStatements, seriesId: number, before: number
   const oldest = stmts.oldestRaw.get(seriesId, before);
   if (oldest === undefined) return undefined;
   const window = windowOf(oldest);
-  const rows = stmts.rawRows.all(seriesId, oldest, Math.min(before, window.end), MAX_BLOCK_POINTS);
-  const firstRaw = rows[0]?.[0] ?? oldest;
-  const lastRaw = rows.at(-1)?.[0] ?? oldest;
+  const end = Math.min(before, window.end);
+  const rows: Points = {
+    ts: Float64Array.from(stmts.rawTs.all(seriesId, oldest, end, MAX_BLOCK_POINTS)),
+    values: Float64Array.from(stmts.rawValues.all(seriesId, oldest, end, MAX_BLOCK_POINTS)),
+  };
+  const firstRaw = rows.ts[0] ?? oldest;
+  const lastRaw = rows.ts.at(-1) ?? oldest;
   let blocks = stmts.packed.ascending.all({ series: seriesId, from: firstRaw, to: lastRaw });
   if (blocks.length === 0) {
     const previous = stmts.previous.get(seriesId, window.start, firstRaw, firstRaw);
-    if (previous && previous[2] + rows.length <= MAX_BLOCK_POINTS) blocks = [previous];
+    if (previous && previous[2] + rows.ts.length <= MAX_BLOCK_POINTS) blocks = [previous];
   }
 
   const merged = mergePoints(blocks, rows);
-  const pieces = Math.ceil(merged.length / MAX_BLOCK_POINTS);
-  const size = Math.ceil(merged.length / pieces);
+  const count = merged.ts.length;
+  const pieces = Math.ceil(count / MAX_BLOCK_POINTS);
+  const size = Math.ceil(count / pieces);
   for (const block of blocks) stmts.deleteBlock.run(seriesId, block[0]);
   let bytes = 0;
-  for (let from = 0; from < merged.length; from += size) {
-    const chunk = merged.slice(from, from + size);
-    const ts = chunk.map((p) => p[0]);
-    const data = encodeBlock(
-      ts,
-      chunk.map((p) => p[1]),
-    );
-    stmts.insertBlock.run(seriesId, ts[0] ?? 0, ts.at(-1) ?? 0, chunk.length, data);
+  for (let from = 0; from < count; from += size) {
+    const ts = merged.ts.subarray(from, from + size);
+    const data = encodeBlock(ts, merged.values.subarray(from, from + size));
+    stmts.insertBlock.run(seriesId, ts[0] ?? 0, ts.at(-1) ?? 0, ts.length, data);
     bytes += data.length;
   }
   const deleted = stmts.deleteRaw.run(seriesId, firstRaw, lastRaw).changes;
-  if (deleted !== rows.length) {
-    throw new Error(`packing series ${seriesId}: ${deleted} raw rows deleted, ${rows.length} packed`);
+  if (deleted !== rows.ts.length) {
+    throw new Error(`packing series ${seriesId}: ${deleted} raw rows deleted, ${rows.ts.length} packed`);
   }
   return {
-    rawRows: rows.length,
-    points: merged.length,
+    rawRows: rows.ts.length,
+    points: count,
     blocksWritten: pieces,
     blocksReplaced: blocks.length,
     bytes,
@@ -105,27 +105,29 @@ export function packNext(stmts: PackStatements, seriesId: number, before: number
 }
 
 /** Block points and raw rows in ts order; a raw row at a packed ts (never expected) is dropped. */
-function mergePoints(blocks: readonly BlockRow[], rows: readonly PointRow[]): PointRow[] {
-  const packed: PointRow[] = [];
-  for (const block of blocks) {
-    const { ts, values } = decodeBlock(block[3]);
-    for (let i = 0; i < ts.length; i++) packed.push([ts[i] ?? 0, values[i] ?? 0]);
-  }
-  if (packed.length === 0) return [...rows];
-  const out: PointRow[] = [];
-  let i = 0;
+function mergePoints(blocks: readonly BlockRow[], raw: Points): Points {
+  if (blocks.length === 0) return raw;
+  const rawCount = raw.ts.length;
+  const decoded = blocks.map((b) => decodeBlock(b[3]));
+  const size = decoded.reduce((n, p) => n + p.ts.length, rawCount);
+  const out: Points = { ts: new Float64Array(size), values: new Float64Array(size) };
+  let n = 0;
   let j = 0;
-  while (i < packed.length || j < rows.length) {
-    const p = packed[i];
-    const r = rows[j];
-    if (p && (!r || p[0] <= r[0])) {
-      out.push(p);
-      i++;
-      if (r && r[0] === p[0]) j++;
-    } else if (r) {
-      out.push(r);
-      j++;
+  const takeRawBefore = (limit: number) => {
+    while (j < rawCount && (raw.ts[j] ?? 0) < limit) {
+      out.ts[n] = raw.ts[j] ?? 0;
+      out.values[n++] = raw.values[j++] ?? 0;
+    }
+  };
+  for (const p of decoded) {
+    for (let i = 0; i < p.ts.length; i++) {
+      const t = p.ts[i] ?? 0;
+      takeRawBefore(t);
+      if (raw.ts[j] === t) j++;
+      out.ts[n] = t;
+      out.values[n++] = p.values[i] ?? 0;
     }
   }
-  return out;
+  takeRawBefore(Number.POSITIVE_INFINITY);
+  return { ts: out.ts.subarray(0, n), values: out.values.subarray(0, n) };
 }

@@ -22,14 +22,14 @@ const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** Free pages given back to the file system per statement (4 MiB at the default page size). */
 const VACUUM_PAGES = 1_000;
 /**
- * Freed pages are given back once they exceed a quarter of the file, down to a twentieth: the next
+ * Freed pages are given back once they exceed a quarter of the file, down to a fiftieth: the next
  * hours of ingest reuse free pages, and giving them back only to grow the file again would move
  * pages for nothing. Once cold data dominates the file, an hour's freed raw pages stay below the
  * threshold and nothing moves.
  */
 const RELEASE_ABOVE = 0.25;
-const KEEP_FREE = 0.05;
-const MIN_FREE_PAGES = 256;
+const KEEP_FREE = 0.02;
+const MIN_FREE_PAGES = 64;
 
 /**
  * Packs cold raw telemetry (older than its pack cutoff) into compressed blocks, series by series,
@@ -97,7 +97,7 @@ export class TelemetryPacker {
     let released = 0;
     for (;;) {
       const free = pragma("freelist_count");
-      // Released pages leave the file: a twentieth of what it keeps stays free.
+      // Released pages leave the file: a fiftieth of what it keeps stays free.
       const keep = Math.max(MIN_FREE_PAGES, ((pragma("page_count") - free) * KEEP_FREE) / (1 - KEEP_FREE));
       if (free <= keep || shouldStop()) return released;
       const step = Math.min(VACUUM_PAGES, Math.ceil(free - keep));

@@ -38,12 +38,15 @@ export class SeriesPoints {
   /** The first `limit` points in [fromMs, toMs], ascending. */
   ascending(seriesId: number, fromMs: number, toMs: number, limit: number): PointRow[] {
     const raw = this.#rawAscending.all(seriesId, fromMs, toMs, limit);
+    // With `limit` raw rows, only packed points before the last of them can be among the first.
+    const to = raw.length === limit ? Math.min(toMs, (raw.at(-1)?.[0] ?? toMs) - 1) : toMs;
     const packed: PointRow[] = [];
-    for (const row of this.#packed.ascending.iterate({ series: seriesId, from: fromMs, to: toMs })) {
+    if (to < fromMs) return raw;
+    for (const row of this.#packed.ascending.iterate({ series: seriesId, from: fromMs, to })) {
       const { ts, values } = this.#cache.points(seriesId, row);
       for (let i = lowerBound(ts, fromMs); i < ts.length && packed.length < limit; i++) {
         const t = ts[i] ?? 0;
-        if (t > toMs) break;
+        if (t > to) break;
         packed.push([t, values[i] ?? 0]);
       }
       if (packed.length >= limit) break;
@@ -54,12 +57,16 @@ export class SeriesPoints {
   /** The last `limit` points in [fromMs, toMs], newest first. */
   descending(seriesId: number, fromMs: number, toMs: number, limit: number): PointRow[] {
     const raw = this.#rawDescending.all(seriesId, fromMs, toMs, limit);
+    // With `limit` raw rows, only packed points after the last of them can be among the newest:
+    // recent readings are raw, so a read of them decodes no block.
+    const from = raw.length === limit ? Math.max(fromMs, (raw.at(-1)?.[0] ?? fromMs) + 1) : fromMs;
     const packed: PointRow[] = [];
-    for (const row of this.#packed.descending.iterate({ series: seriesId, from: fromMs, to: toMs })) {
+    if (from > toMs) return raw;
+    for (const row of this.#packed.descending.iterate({ series: seriesId, from, to: toMs })) {
       const { ts, values } = this.#cache.points(seriesId, row);
       for (let i = lowerBound(ts, toMs + 1) - 1; i >= 0 && packed.length < limit; i--) {
         const t = ts[i] ?? 0;
-        if (t < fromMs) break;
+        if (t < from) break;
         packed.push([t, values[i] ?? 0]);
       }
       if (packed.length >= limit) break;
