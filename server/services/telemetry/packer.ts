@@ -13,6 +13,8 @@ export type PackTotals = {
   /** Series whose rows were packed. */
   series: number;
   seconds: number;
+  /** The longest packing transaction: how long the event loop was held at most. */
+  longestStepMs: number;
 };
 
 export type PackProgress = PackTotals & { seriesDone: number; seriesTotal: number };
@@ -59,7 +61,15 @@ export class TelemetryPacker {
     progressMs = 10_000,
   ): Promise<PackTotals> {
     const started = performance.now();
-    const totals: PackTotals = { rawRows: 0, points: 0, blocks: 0, bytes: 0, series: 0, seconds: 0 };
+    const totals: PackTotals = {
+      rawRows: 0,
+      points: 0,
+      blocks: 0,
+      bytes: 0,
+      series: 0,
+      seconds: 0,
+      longestStepMs: 0,
+    };
     const ids = this.#sqlite.prepare<[], number>("SELECT id FROM telemetry_series ORDER BY id").pluck().all();
     let reported = started;
     for (let s = 0; s < ids.length; s++) {
@@ -67,7 +77,9 @@ export class TelemetryPacker {
       let packedAny = false;
       for (;;) {
         if (shouldStop()) return finish(totals, started);
+        const stepStarted = performance.now();
         const step = this.#step(id, cutoffMs);
+        totals.longestStepMs = Math.max(totals.longestStepMs, performance.now() - stepStarted);
         if (!step) break;
         packedAny = true;
         add(totals, step);
@@ -104,6 +116,22 @@ export class TelemetryPacker {
       this.#sqlite.pragma(`incremental_vacuum(${step})`);
       released += step;
       await pause();
+    }
+  }
+
+  /**
+   * Checkpoints the WAL and truncates it to nothing, if no reader is in the way (it never waits):
+   * a packing pass rewrites a lot, and the WAL file keeps its largest size until truncated.
+   * Returns whether it was truncated.
+   */
+  truncateWal(): boolean {
+    const timeout = Number(this.#sqlite.pragma("busy_timeout", { simple: true }));
+    this.#sqlite.pragma("busy_timeout = 0");
+    try {
+      const [result] = this.#sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+      return result?.busy === 0;
+    } finally {
+      this.#sqlite.pragma(`busy_timeout = ${timeout}`);
     }
   }
 

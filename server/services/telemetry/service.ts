@@ -268,6 +268,7 @@ export class TelemetryService {
         this.#totals.packSeconds += totals.seconds;
         if (totals.rawRows > 0) {
           const released = await packer.releaseFreePages(stop);
+          const walTruncated = packer.truncateWal();
           logger.info("telemetry packed", {
             raw_rows: totals.rawRows,
             points: totals.points,
@@ -276,7 +277,9 @@ export class TelemetryService {
             bytes_per_point: Math.round((totals.bytes / Math.max(1, totals.points)) * 100) / 100,
             series: totals.series,
             seconds: Math.round(totals.seconds * 10) / 10,
+            longest_step_ms: Math.round(totals.longestStepMs),
             released_pages: released,
+            wal_truncated: walTruncated,
             before,
           });
         }
