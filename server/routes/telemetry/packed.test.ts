@@ -106,6 +106,8 @@ describe("packed cold telemetry reads exactly as raw", () => {
   let packing: Twin;
   let start = 0;
   let end = 0;
+  /** Everything posted at the start. */
+  let posted: Item[] = [];
   const queries = () => {
     // The first UTC midnight in the data; the report covers the (closed) day it ends.
     const mid = start + DAY - (start % DAY);
@@ -177,6 +179,7 @@ describe("packed cold telemetry reads exactly as raw", () => {
       });
     }
     for (let i = 0; i < items.length; i += 3000) await both(items.slice(i, i + 3000));
+    posted = items;
   });
   afterAll(async () => {
     await Promise.all([plain.t.stop(), packing.t.stop()]);
@@ -228,8 +231,13 @@ describe("packed cold telemetry reads exactly as raw", () => {
     await packing.t.server.telemetry.runPacking();
     expect(rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(0);
     await expectSameReads();
-    // And once packed, still duplicates.
+    // And once packed, still duplicates; so is a replay of eight packed hours (an agent resending).
     expect(await both(late)).toEqual({ accepted: 0, duplicates: 6 });
+    const replay = posted.slice(360, 360 + 8 * 360);
+    const readings = replay.reduce((n, i) => n + i.readings.length, 0);
+    expect(await both(replay.slice(0, 1500))).toMatchObject({ accepted: 0 });
+    expect(await both(replay.slice(1500))).toMatchObject({ accepted: 0 });
+    expect(readings).toBeGreaterThan(8000);
     await expectSameReads();
   });
 

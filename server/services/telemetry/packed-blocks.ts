@@ -1,6 +1,6 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
-import { decodeBlock, decodeTimestamps, type Points } from "./codec/block.ts";
+import { decodeBlock, type Points } from "./codec/block.ts";
 import { DAY_MS } from "./limits.ts";
 
 /** Blocks never cross a UTC day: a block overlapping [from, to] starts after from − PACK_WINDOW_MS. */
@@ -12,6 +12,8 @@ export const PACK_WINDOW_MS = DAY_MS;
  */
 export const MAX_BLOCK_POINTS = 4096;
 
+/** What identifies a block's content: [first_ts, last_ts, count] (see BlockCache). */
+export type BlockKey = [firstTs: number, lastTs: number, count: number];
 /** One telemetry_packed row: [first_ts, last_ts, count, data]. */
 export type BlockRow = [firstTs: number, lastTs: number, count: number, data: Uint8Array];
 
@@ -33,8 +35,10 @@ export class PackedReads {
   readonly ascending: Statement<[RangeParams], BlockRow>;
   /** Blocks overlapping [from, to], newest first. */
   readonly descending: Statement<[RangeParams], BlockRow>;
-  /** The block holding `ts`, if any (its last_ts still to be checked). */
-  readonly atOrBefore: Statement<[number, number], BlockRow>;
+  /** The key of the block holding `ts`, if any (its last_ts still to be checked). */
+  readonly atOrBefore: Statement<[number, number], BlockKey>;
+  /** A block's data: [series, first_ts]. */
+  readonly data: Statement<[number, number], Uint8Array>;
   /** Points and newest last_ts of the blocks starting at or after a ts. */
   readonly startingFrom: Statement<[number, number], [number, number | null]>;
 
@@ -44,12 +48,18 @@ export class PackedReads {
          (SELECT max(first_ts) FROM telemetry_packed WHERE series_id = @series AND first_ts <= @from), @from)`;
     this.ascending = sqlite.prepare<[RangeParams], BlockRow>(`${overlapping} ORDER BY first_ts`).raw();
     this.descending = sqlite.prepare<[RangeParams], BlockRow>(`${overlapping} ORDER BY first_ts DESC`).raw();
+    // Keys only: a point lookup (a late reading's duplicate check) mostly finds its block cached.
     this.atOrBefore = sqlite
-      .prepare<[number, number], BlockRow>(
-        `SELECT first_ts, last_ts, count, data FROM telemetry_packed
+      .prepare<[number, number], BlockKey>(
+        `SELECT first_ts, last_ts, count FROM telemetry_packed
          WHERE series_id = ? AND first_ts <= ? ORDER BY first_ts DESC LIMIT 1`,
       )
       .raw();
+    this.data = sqlite
+      .prepare<[number, number], Uint8Array>(
+        "SELECT data FROM telemetry_packed WHERE series_id = ? AND first_ts = ?",
+      )
+      .pluck();
     this.startingFrom = sqlite
       .prepare<[number, number], [number, number | null]>(
         "SELECT coalesce(sum(count), 0), max(last_ts) FROM telemetry_packed WHERE series_id = ? AND first_ts >= ?",
@@ -71,26 +81,24 @@ export class BlockCache {
     this.#capacity = capacity;
   }
 
-  points(seriesId: number, row: BlockRow): Points {
-    const key = `${seriesId}:${row[0]}:${row[1]}:${row[2]}`;
+  /** The block's points; `data` is the block row, or loads the block's data when not cached. */
+  points(seriesId: number, block: BlockRow | BlockKey, data?: () => Uint8Array | undefined): Points {
+    const key = `${seriesId}:${block[0]}:${block[1]}:${block[2]}`;
     const known = this.#entries.get(key);
     if (known) {
       this.#entries.delete(key);
       this.#entries.set(key, known);
       return known;
     }
-    const points = decodeBlock(row[3]);
+    const bytes = block.length === 4 ? block[3] : data?.();
+    if (!bytes) throw new Error(`packed block ${key} has no data`);
+    const points = decodeBlock(bytes);
     this.#entries.set(key, points);
     if (this.#entries.size > this.#capacity) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
     return points;
-  }
-
-  /** Timestamps only: from the cache when the block is there, else decoded without caching. */
-  timestamps(seriesId: number, row: BlockRow): Float64Array {
-    return this.#entries.get(`${seriesId}:${row[0]}:${row[1]}:${row[2]}`)?.ts ?? decodeTimestamps(row[3]);
   }
 }
 

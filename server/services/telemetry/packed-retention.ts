@@ -1,7 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
 import { decodeBlock, encodeBlock } from "./codec/block.ts";
-import { type BlockRow, lowerBound, PackedReads } from "./packed-blocks.ts";
+import { lowerBound, PackedReads } from "./packed-blocks.ts";
 
 /** Blocks deleted per statement (a 1 Hz block is about 3 pages). */
 const BLOCKS_PER_DELETE = 500;
@@ -46,16 +46,17 @@ export class PackedRetention {
   trimSpanningBlock(seriesId: number, cutoffMs: number): number {
     return this.#sqlite
       .transaction(() => {
-        const row: BlockRow | undefined = this.#reads.atOrBefore.get(seriesId, cutoffMs - 1);
-        if (!row || row[1] < cutoffMs) return 0;
-        const { ts, values } = decodeBlock(row[3]);
+        const key = this.#reads.atOrBefore.get(seriesId, cutoffMs - 1);
+        const data = key && key[1] >= cutoffMs ? this.#reads.data.get(seriesId, key[0]) : undefined;
+        if (!key || !data) return 0;
+        const { ts, values } = decodeBlock(data);
         const keep = lowerBound(ts, cutoffMs);
         const keptTs = ts.subarray(keep);
-        this.#deleteBlock.run(seriesId, row[0]);
+        this.#deleteBlock.run(seriesId, key[0]);
         this.#insertBlock.run(
           seriesId,
           keptTs[0] ?? 0,
-          row[1],
+          key[1],
           keptTs.length,
           encodeBlock(keptTs, values.subarray(keep)),
         );

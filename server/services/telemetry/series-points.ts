@@ -1,6 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
-import { BlockCache, lowerBound, PackedReads } from "./packed-blocks.ts";
+import type { Points } from "./codec/block.ts";
+import { BlockCache, type BlockKey, lowerBound, PackedReads } from "./packed-blocks.ts";
 
 /** [ts, value] */
 export type PointRow = [number, number];
@@ -83,7 +84,7 @@ export class SeriesPoints {
     // A block that starts before fromMs and reaches it: only its tail counts.
     const straddling = this.#packed.atOrBefore.get(seriesId, fromMs - 1);
     if (straddling && straddling[1] >= fromMs) {
-      const ts = this.#cache.timestamps(seriesId, straddling);
+      const { ts } = this.#blockPoints(seriesId, straddling);
       count += ts.length - lowerBound(ts, fromMs);
       maxTs = maxTs === null ? straddling[1] : Math.max(maxTs, straddling[1]);
     }
@@ -92,10 +93,15 @@ export class SeriesPoints {
 
   /** True when the point (seriesId, ts) is stored in a packed block. */
   isPacked(seriesId: number, ts: number): boolean {
-    const row = this.#packed.atOrBefore.get(seriesId, ts);
-    if (!row || row[1] < ts) return false;
-    const stamps = this.#cache.timestamps(seriesId, row);
+    const key = this.#packed.atOrBefore.get(seriesId, ts);
+    if (!key || key[1] < ts) return false;
+    const stamps = this.#blockPoints(seriesId, key).ts;
     return stamps[lowerBound(stamps, ts)] === ts;
+  }
+
+  /** A block's points, from the cache when there (a replayed batch asks about the same few blocks). */
+  #blockPoints(seriesId: number, key: BlockKey): Points {
+    return this.#cache.points(seriesId, key, () => this.#packed.data.get(seriesId, key[0]));
   }
 }
 

@@ -129,15 +129,6 @@ export function decodeBlock(bytes: Uint8Array): Points {
   return { ts, values };
 }
 
-/** The block's timestamps alone (the values are not decoded). */
-export function decodeTimestamps(bytes: Uint8Array): Float64Array {
-  const r = new BitReader(bytes);
-  const { timestamps, count, first } = readHeader(r);
-  const ts = new Float64Array(count);
-  readTimestamps(r, timestamps, first, ts);
-  return ts;
-}
-
 /** The value coding a block uses (measurements, tests). */
 export function blockCoding(bytes: Uint8Array): ValueCoding {
   return readHeader(new BitReader(bytes)).coding;
