@@ -26,6 +26,7 @@ import { distributionRoutes } from "./routes/distribution/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
 import { installerRoutes } from "./routes/installers/index.ts";
 import { mqttWebSocketRoutes } from "./routes/mqtt/index.ts";
+import { mqttCredentialRoutes } from "./routes/mqtt-credentials/index.ts";
 import { downtimeRoutes } from "./routes/records/downtime/index.ts";
 import { labResultRoutes } from "./routes/records/lab-results/index.ts";
 import { meterReadingRoutes } from "./routes/records/meter-readings/index.ts";
@@ -89,6 +90,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/edge", agentRoutes(ctx, { mqttPort: () => deps.broker?.port ?? ctx.config.MQTT_PORT }));
   app.route("/api/edge", installerRoutes(ctx));
   app.route("/api/edge", distributionRoutes(ctx));
+  app.route("/api/edge", mqttCredentialRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));

@@ -25,6 +25,15 @@ export const serverConfigSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  /**
+   * Hours after which raw telemetry is packed into compressed blocks, counted from the end of its
+   * hour (0: as soon as the hour is over). Late readings for packed hours are merged later.
+   */
+  TELEMETRY_PACK_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 400)
+    .default(1),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
   /** `text` for a person at a console (`npm start`); `json` lines for machines. */
   LOG_FORMAT: z.enum(["json", "text"]).default("json"),

@@ -24,7 +24,7 @@ import {
 } from "../../shared/distribution/agent-manifest.ts";
 import { bundleAgent, packageVersion, ROOT } from "./bundle-agent.ts";
 import { NODE_VERSION, nodeRuntime } from "./node-runtime.ts";
-import { buildExecutable, nativeAssets } from "./sea.ts";
+import { AGENT_EXEC_ARGV, buildExecutable, nativeAssets } from "./sea.ts";
 import { copyWinsw, winswBytes } from "./winsw.ts";
 
 export const DEFAULT_AGENT_DIST = join(ROOT, "dist", "agent");
@@ -101,7 +101,11 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   const commit = gitCommit();
   const bundle = await bundleAgent({ version, commit });
   for (const warning of bundle.warnings) log(`esbuild: ${warning}`);
-  const inputs = createHash("sha256").update(NODE_VERSION).update("\0").update(bundle.code);
+  const inputs = createHash("sha256")
+    .update(NODE_VERSION)
+    .update(`\0${AGENT_EXEC_ARGV.join(" ")}\0`)
+    .update(bundle.code);
+  for (const [name, code] of Object.entries(bundle.chunks)) inputs.update(`\0${name}\0`).update(code);
   // The build's own code: a change in how executables are made is a change of input too.
   for (const file of readdirSync(import.meta.dirname)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
@@ -127,8 +131,14 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   mkdirSync(workDir, { recursive: true });
   const bundleFile = join(workDir, "agent.cjs");
   writeFileSync(bundleFile, bundle.code);
+  const chunkFiles: Record<string, string> = {};
+  for (const [name, code] of Object.entries(bundle.chunks)) {
+    chunkFiles[name] = join(workDir, name.replaceAll("/", "-"));
+    writeFileSync(chunkFiles[name], code);
+  }
+  const chunkSizes = Object.entries(bundle.chunks).map(([n, c]) => `${n} ${(c.length / 1e6).toFixed(1)} MB`);
   log(
-    `bundled the agent: ${(bundle.code.length / 1e6).toFixed(1)} MB of JavaScript (${version}, commit ${commit})`,
+    `bundled the agent: ${(bundle.code.length / 1e6).toFixed(1)} MB of JavaScript, and ${chunkSizes.join(", ")} loaded on first use (${version}, commit ${commit})`,
   );
 
   const artifacts: AgentArtifact[] = [];
@@ -138,7 +148,7 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
     log(`[${i + 1}/${targets.length}] ${file}`);
     const nodeBinary = nodeRuntime(target, log);
     const partial = join(outDir, `${file}.partial`);
-    buildExecutable({ target, bundleFile, nodeBinary, workDir, output: partial });
+    buildExecutable({ target, bundleFile, chunkFiles, nodeBinary, workDir, output: partial });
     renameSync(partial, join(outDir, file));
     const path = join(outDir, file);
     const artifact: AgentArtifact = {

@@ -72,6 +72,19 @@ beforeAll(async () => {
 
 afterAll(() => t.stop());
 
+/**
+ * An accepted case (a valid id of B, say) may change a project's configuration, and a project
+ * whose auto_deploy it turned on deploys about 2 s later, in the background. Such a deployment is
+ * the earlier request's doing: wait for it before the next case is compared.
+ */
+async function settled(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (t.server.autoDeploy.pending > 0) {
+    if (Date.now() > deadline) throw new Error("auto-deploy still pending after 30 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const isId = (name: string) => kindOfField(name) !== undefined;
 
 function kindOfSlot(op: Operation, slot: IdSlot): Kind {
@@ -124,6 +137,7 @@ describe.each(writes.map((op): [string, Operation] => [op.id, op]))("%s", (_id, 
     const problems: string[] = [];
     // One at a time: the database is compared around each request.
     for (const c of cases) {
+      await settled();
       watch.mark();
       const res = await send(t, c.request, token);
       const changed = watch.changed();

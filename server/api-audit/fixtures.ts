@@ -23,7 +23,8 @@ export type Kind =
   | "invoice"
   | "user"
   | "enrollment_code"
-  | "installer_build";
+  | "installer_build"
+  | "mqttCredential";
 
 /**
  * The audits' server. Its AGENT_DIST_DIR holds only small stand-in Linux binaries (buildTree writes
@@ -54,6 +55,7 @@ export type ProjectTree = {
   enrollmentCodeId: string;
   /** A finished (failed: the audits have no agent build) installer build. */
   installerBuildId: string;
+  mqttCredentialId: string;
   /** An operador assigned to this project only. */
   userId: string;
   /** Every UUID that appeared in a response while the tree was built. */
@@ -201,6 +203,9 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     if (status === "succeeded") throw new Error("fixture: an installer build succeeded with no agent build");
     if (status !== "failed") await new Promise((r) => setTimeout(r, 20));
   }
+  const credential = await created(`/api/edge/projects/${projectId}/mqtt-credentials`, {
+    name: `${marker} hmi`,
+  });
   const user = await t.userWithRole("operador", [projectId]);
   seenIds.add(user.id);
 
@@ -227,6 +232,7 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     invoiceId: invoice.id,
     enrollmentCodeId: enrollmentCode.id,
     installerBuildId: build.build_id,
+    mqttCredentialId: credential.id,
     userId: user.id,
     seenIds,
   };
@@ -258,6 +264,8 @@ export function idOfKind(tree: ProjectTree, kind: Kind): string {
       return tree.enrollmentCodeId;
     case "installer_build":
       return tree.installerBuildId;
+    case "mqttCredential":
+      return tree.mqttCredentialId;
   }
 }
 
@@ -275,6 +283,7 @@ export function kindOfField(name: string): Kind | undefined {
     report_id: "report",
     invoice_id: "invoice",
     user_id: "user",
+    credential_id: "mqttCredential",
   };
   return byName[name];
 }

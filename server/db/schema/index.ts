@@ -7,4 +7,5 @@ export * from "./field.ts";
 export * from "./identity.ts";
 export * from "./operations.ts";
 export * from "./reports.ts";
+export * from "./sparkplug.ts";
 export * from "./telemetry.ts";
