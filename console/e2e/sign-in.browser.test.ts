@@ -168,3 +168,39 @@ requirePeer("chromium", chromiumMissing).describe("signing in to the console, in
     await g.close();
   });
 });
+
+requirePeer("chromium", chromiumMissing).describe(
+  "the console on a server with no account yet, in chromium",
+  () => {
+    let t: TestServer;
+    let browser: Browser;
+    let stop: () => Promise<void>;
+    beforeAll(async () => {
+      ({ t, browser, stop } = await startSite());
+    });
+    afterAll(async () => stop?.());
+
+    it("says how the first account is made, and links to the explorer", async () => {
+      const g = await guardedPage(browser, t.baseUrl);
+      await g.page.goto(`${t.baseUrl}/`);
+      const hint = g.page.getByTestId("setup-needed");
+      await hint.waitFor();
+      expect(await hint.textContent()).toContain("POST /api/auth/setup/register");
+      expect(await hint.getByRole("link", { name: "Open the API explorer" }).getAttribute("href")).toBe(
+        "docs",
+      );
+      // Once an account exists the hint is gone.
+      await t.admin();
+      const [status] = await Promise.all([
+        g.page.waitForResponse((r) => r.url().endsWith("/api/auth/setup/status")),
+        g.page.reload(),
+      ]);
+      expect(await status.json()).toMatchObject({ requires_setup: false });
+      await g.page.getByLabel("Email").waitFor();
+      await g.page.evaluate("new Promise((resolve) => setTimeout(resolve, 200))");
+      expect(await hint.count()).toBe(0);
+      expect(g.errors).toEqual([]);
+      await g.close();
+    });
+  },
+);

@@ -216,13 +216,13 @@ describe("first contact with npm start", () => {
     const documented = /services: \{([a-z, ]+)\}/.exec(section)?.[1]?.split(", ") ?? [];
     expect(documented.sort()).toEqual(Object.keys(health.services).sort());
     // The commands: log in with the demo file, follow the agent's MQTT traffic.
-    // Those that reach the running system (not a flag quoted in prose, such as `curl -C -`).
+    // Whole commands for the running system: not a flag quoted in prose (`curl -C -`), not one
+    // elided with "…" (`mosquitto_sub … -t 'caudal/uns/<slug>/#' -v`).
     const commands =
       readme
         .match(/`((?:curl|mosquitto_sub) [^`]+)`/g)
         ?.map((c) => toRun(c.slice(1, -1)))
-        // Elided ones (`mosquitto_sub … -t …`, the HMI section) show a shape, not a command to run.
-        .filter((c) => (c.startsWith("mosquitto_sub") && !c.includes("…")) || c.includes("/api/")) ?? [];
+        .filter((c) => !c.includes("…") && (c.startsWith("mosquitto_sub") || c.includes("/api/"))) ?? [];
     expect(commands).toHaveLength(2);
     for (const command of commands) {
       const { line } = await firstLine(command, token);

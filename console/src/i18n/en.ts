@@ -39,6 +39,9 @@ export const en = {
   "signIn.back": "Back",
   "signIn.expired": "Your session has ended. Sign in again.",
   "signIn.signedOut": "You have signed out.",
+  "signIn.setupNeeded":
+    "No account exists yet. The first one, the superadmin, is created through the API with POST /api/auth/setup/register.",
+  "signIn.setupLink": "Open the API explorer",
   "signIn.error.credentials": "The email or password is incorrect.",
   "signIn.error.totp": "The code is not valid. Check your authenticator app and try again.",
   "signIn.error.recovery": "The recovery code is not valid or was already used.",

@@ -41,6 +41,9 @@ export const es: Record<keyof typeof en, string> = {
   "signIn.back": "Volver",
   "signIn.expired": "Su sesión terminó. Inicie sesión de nuevo.",
   "signIn.signedOut": "Cerró la sesión.",
+  "signIn.setupNeeded":
+    "Aún no existe ninguna cuenta. La primera, el superadministrador, se crea por la API con POST /api/auth/setup/register.",
+  "signIn.setupLink": "Abrir el explorador de la API",
   "signIn.error.credentials": "El correo o la contraseña no son correctos.",
   "signIn.error.totp": "El código no es válido. Revise su aplicación de autenticación e intente de nuevo.",
   "signIn.error.recovery": "El código de recuperación no es válido o ya se usó.",

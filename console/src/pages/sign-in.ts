@@ -29,6 +29,7 @@ function renderSignIn(host: HTMLElement, ctx: PageContext, params: RouteParams) 
   let email = "";
   let password = "";
   let busy = false;
+  let setupNeeded = false;
   let error: string | null = null;
   const ended = params.query.get("ended");
   let notice: string | null =
@@ -96,6 +97,12 @@ function renderSignIn(host: HTMLElement, ctx: PageContext, params: RouteParams) 
       html`<section class="sign-in">
         <h1>${i18n.t("signIn.title")}</h1>
         ${notice ? html`<p class="notice" role="status">${notice}</p>` : nothing}
+        ${
+          setupNeeded
+            ? html`<p class="notice" data-testid="setup-needed">${i18n.t("signIn.setupNeeded")}
+              <a href="docs">${i18n.t("signIn.setupLink")}</a></p>`
+            : nothing
+        }
         <form @submit=${submit} novalidate>
           ${
             step === "password"
@@ -131,6 +138,15 @@ function renderSignIn(host: HTMLElement, ctx: PageContext, params: RouteParams) 
     );
   update();
   host.querySelector<HTMLInputElement>("input")?.focus();
+  // A server with no account yet: say how the first one is made (the console does not make it).
+  void fetch("/api/auth/setup/status")
+    .then((res) => (res.ok ? (res.json() as Promise<{ requires_setup: boolean }>) : null))
+    .then((status) => {
+      if (!status?.requires_setup) return;
+      setupNeeded = true;
+      update();
+    })
+    .catch(() => undefined);
   return () => {
     password = "";
   };
