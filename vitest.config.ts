@@ -9,6 +9,8 @@ export default defineConfig({
       "shared/**/*.test.ts",
       "scripts/**/*.test.ts",
       "installers/**/*.test.ts",
+      "systemd/**/*.test.ts",
+      "console/**/*.test.ts",
     ],
     // The skip summary first: vitest's own summary stays the closing lines of the run.
     reporters: [new SkipSummaryReporter(), "default"],

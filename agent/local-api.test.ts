@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { agentFileConfigSchema } from "../shared/mqtt/agent-file-config.ts";
+import { agentFileConfigSchema, configuredRunConfig } from "../shared/mqtt/agent-file-config.ts";
 import { CaudalAgent } from "./agent.ts";
 import { AgentLog } from "./agent-log.ts";
 
@@ -41,7 +41,7 @@ describe("the agent's local API address (local_api_host)", () => {
       local_api_port: 0,
       ...extra,
     });
-    const agent = new CaudalAgent(config, { log: new AgentLog({ write: () => {} }) });
+    const agent = new CaudalAgent(configuredRunConfig(config), { log: new AgentLog({ write: () => {} }) });
     agents.push(agent);
     await agent.start();
     return agent;

@@ -8,7 +8,14 @@ set -uo pipefail
 # python3-pymodbus only *recommends* python3-serial-asyncio (which brings python3-serial), and
 # pymodbus.server imports pyserial even for TCP: with --no-install-recommends they are named here.
 # g++ and make: node-gyp builds native addons (scripts/node-env.test.ts builds one).
-want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make)
+# Agent distribution (DESIGN.md): qemu-user-static with arm64's libc and libstdc++ runs the aarch64
+# binary, binutils-aarch64-linux-gnu strips it, wixl builds the MSI and msitools checks it,
+# shellcheck checks the Linux install script, and curl and wget are the downloaders it runs with.
+# systemd: systemd-analyze checks the unit files in systemd/, and systemd-notify is what both
+# programs call under systemd (an image may lack it).
+want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make
+  qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross binutils-aarch64-linux-gnu wixl msitools
+  shellcheck curl wget systemd)
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -7,7 +7,22 @@ import { afterEach, describe, expect, it } from "vitest";
 
 const SCRIPT = fileURLToPath(new URL("./debian-packages.sh", import.meta.url));
 /** What a fresh Debian machine had after the old script: the packages, not their recommends. */
-const FRESH = ["chromium", "python3-pymodbus", "socat", "mosquitto-clients", "g++", "make"];
+const FRESH = [
+  "chromium",
+  "python3-pymodbus",
+  "socat",
+  "mosquitto-clients",
+  "g++",
+  "make",
+  "qemu-user-static",
+  "libc6-arm64-cross",
+  "libstdc++6-arm64-cross",
+  "binutils-aarch64-linux-gnu",
+  "wixl",
+  "msitools",
+  "shellcheck",
+  "systemd",
+];
 
 const dirs: string[] = [];
 afterEach(() => {

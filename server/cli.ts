@@ -1,3 +1,4 @@
+import { SystemdNotifier } from "../shared/systemd-notify.ts";
 import { ConfigError, loadServerConfig } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { CaudalServer } from "./server.ts";
@@ -14,11 +15,14 @@ try {
 
 const logger = createLogger(config.LOG_LEVEL, undefined, config.LOG_FORMAT);
 const server = new CaudalServer({ config, logger });
+// Under systemd (systemd/caudal-server.service, Type=notify): READY=1 once every port listens.
+const systemd = new SystemdNotifier();
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
+  systemd.stopping();
   logger.info("stopping", { signal });
   await server.stop();
   logger.info("stopped", {});
@@ -35,3 +39,4 @@ try {
   await server.stop();
   process.exit(1);
 }
+if (!stopping) systemd.ready();

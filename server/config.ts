@@ -1,4 +1,9 @@
+import { fileURLToPath } from "node:url";
 import { z } from "zod";
+
+/** The repository's dist/agent, where `npm run build:agent` writes. */
+const DEFAULT_AGENT_DIST_DIR = fileURLToPath(new URL("../dist/agent", import.meta.url));
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL("../dist/console", import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -20,6 +25,15 @@ export const serverConfigSchema = z.object({
   LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   LOGIN_RATE_LIMIT_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   TELEMETRY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  /**
+   * Hours after which raw telemetry is packed into compressed blocks, counted from the end of its
+   * hour (0: as soon as the hour is over). Late readings for packed hours are merged later.
+   */
+  TELEMETRY_PACK_AFTER_HOURS: z.coerce
+    .number()
+    .min(0)
+    .max(24 * 400)
+    .default(1),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
   /** `text` for a person at a console (`npm start`); `json` lines for machines. */
   LOG_FORMAT: z.enum(["json", "text"]).default("json"),
@@ -28,6 +42,29 @@ export const serverConfigSchema = z.object({
   // 4 MiB: far above the largest legitimate packet (a full 5,000-point batch is ~150 kB); MQTT's own
   // ceiling is 256 MiB [MQTT-2.2.3].
   MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).max(268_435_460).default(4_194_304),
+  /**
+   * The server's public base URL (e.g. https://caudal.example.com), as agents and install scripts
+   * reach it; unset, the URL a request came in on.
+   */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" })
+    .transform((u) => u.replace(/\/+$/, ""))
+    .optional(),
+  /** The broker URL handed to enrolling agents; unset, mqtt://<PUBLIC_URL's or the request's host>:<MQTT_PORT>. */
+  PUBLIC_MQTT_URL: z
+    .url({ protocol: /^(mqtts?|wss?)$/, error: "must be an mqtt://, mqtts://, ws:// or wss:// URL" })
+    .optional(),
+  /** Enrollment attempts (POST /api/edge/agents/enroll) per client address per minute. */
+  /**
+   * The agent executables and their manifest.json (`npm run build:agent`), served by the Linux
+   * binary endpoint and packed into MSIs. Relative paths are from the working directory.
+   */
+  AGENT_DIST_DIR: z.string().min(1).default(DEFAULT_AGENT_DIST_DIR),
+  /** How long wixl may take to build one MSI before it is killed and the build fails. */
+  INSTALLER_BUILD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
+  ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** The built operator console (`npm run build:console`), served at `/`. Relative paths are from the working directory. */
+  CONSOLE_DIR: z.string().min(1).default(DEFAULT_CONSOLE_DIR),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

@@ -23,9 +23,20 @@ export class ChildAgent {
   readonly lines: string[] = [];
   #child: ChildProcess | undefined;
   #exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }> | undefined;
+  readonly #env: NodeJS.ProcessEnv;
+  /** How the last run ended. */
+  exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 
-  constructor(config: AgentFileConfig) {
+  readonly #command: string[];
+
+  /**
+   * `command`: how to run the agent; by default `node agent/main.ts`. The single-executable tests
+   * pass the built binary (under qemu for aarch64) and their own environment.
+   */
+  constructor(config: AgentFileConfig, o: { command?: string[]; env?: NodeJS.ProcessEnv } = {}) {
     this.config = config;
+    this.#command = o.command ?? [process.execPath, MAIN];
+    this.#env = o.env ?? process.env;
     this.configPath = join(config.data_dir, "agent.json");
     writeFileSync(this.configPath, JSON.stringify(config));
   }
@@ -35,17 +46,19 @@ export class ChildAgent {
   }
 
   /** Starts the process and resolves once it logged that it started (store open, local API up). */
-  async start(): Promise<void> {
+  async start(timeoutMs = 15_000): Promise<void> {
     if (this.#child) throw new Error("already running");
     const from = this.lines.length;
-    const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, AGENT_CONFIG: this.configPath, NOTIFY_SOCKET: "" },
+    const [file, ...args] = this.#command as [string, ...string[]];
+    const child = spawn(file, args, {
+      env: { ...this.#env, AGENT_CONFIG: this.configPath, NOTIFY_SOCKET: "" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     this.#child = child;
     this.#exit = new Promise((resolve) =>
       child.once("exit", (code, signal) => {
         this.#child = undefined;
+        this.exited = { code, signal };
         resolve({ code, signal });
       }),
     );
@@ -68,7 +81,7 @@ export class ChildAgent {
         }
       })(),
       this.#exit.then(() => false),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 15_000)),
+      new Promise<boolean>((r) => setTimeout(() => r(false), timeoutMs)),
     ]);
     if (!started) {
       child.kill("SIGKILL");

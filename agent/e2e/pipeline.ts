@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
 import { WELL_TAGS, WellModel } from "../../scripts/sim/well-model.ts";
 import { TestServer } from "../../server/testing/harness.ts";
-import { type AgentFileConfig, agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
+import {
+  type AgentRunConfig,
+  agentFileConfigSchema,
+  configuredRunConfig,
+} from "../../shared/mqtt/agent-file-config.ts";
 import { CaudalAgent } from "../agent.ts";
 import { AgentLog } from "../agent-log.ts";
 
@@ -119,22 +123,24 @@ export class Pipeline {
     return dir;
   }
 
-  agentConfig(dataDir?: string, overrides: Partial<AgentFileConfig> = {}): AgentFileConfig {
-    return agentFileConfigSchema.parse({
-      version: 1,
-      mqtt_url: this.mqttUrl,
-      project_id: this.projectId,
-      agent_token: this.agentToken,
-      data_dir: dataDir ?? this.agentDir(),
-      local_api_port: 0,
-      ...overrides,
-    });
+  agentConfig(dataDir?: string, overrides: Partial<AgentRunConfig> = {}): AgentRunConfig {
+    return configuredRunConfig(
+      agentFileConfigSchema.parse({
+        version: 1,
+        mqtt_url: this.mqttUrl,
+        project_id: this.projectId,
+        agent_token: this.agentToken,
+        data_dir: dataDir ?? this.agentDir(),
+        local_api_port: 0,
+        ...overrides,
+      }),
+    );
   }
 
   newAgent(
     dataDir?: string,
     log = new AgentLog({ write: () => {} }),
-    overrides: Partial<AgentFileConfig> = {},
+    overrides: Partial<AgentRunConfig> = {},
   ): CaudalAgent {
     return new CaudalAgent(this.agentConfig(dataDir, overrides), {
       log,

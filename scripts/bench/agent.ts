@@ -79,10 +79,10 @@ const AGENT_FILE = fileURLToPath(new URL("./agent/agent-process.ts", import.meta
 
 /**
  * How the agent process runs:
- *   source   as systemd/caudal-agent.service and `npm run agent` start it today (Node strips the
- *            types of the .ts sources), default V8 settings;
- *   tuned    the same, with the small-box settings below (a flag and an environment variable in
- *            the unit);
+ *   source   as `npm run agent` starts it (Node strips the types of the .ts sources), default V8
+ *            settings;
+ *   tuned    the same, with the small-box settings below (systemd/caudal-agent.service sets them
+ *            through NODE_OPTIONS and MALLOC_ARENA_MAX);
  *   bundled  the distribution form DESIGN describes (one esbuild bundle) with the same settings.
  */
 type Variant = {
@@ -137,7 +137,7 @@ function exited(c: ChildProcess): Promise<void> {
   return c.exitCode !== null ? Promise.resolve() : new Promise((resolve) => c.once("exit", () => resolve()));
 }
 
-function runtimeConfig(ports: number[], tags: number, intervalMs: number): AgentRuntimeConfig {
+export function runtimeConfig(ports: number[], tags: number, intervalMs: number): AgentRuntimeConfig {
   const devices: AgentDevice[] = ports.map((port, d) => ({
     id: randomUUID(),
     asset_id: randomUUID(),

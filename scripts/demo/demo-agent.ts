@@ -41,7 +41,12 @@ export async function brokerAcceptsAgentToken(
 }
 
 /** The file config the agent gets, apart from its token. */
-export type AgentSettings = Omit<AgentFileConfig, "agent_token" | "version" | "server_url">;
+export type AgentSettings = Omit<
+  AgentFileConfig,
+  "agent_token" | "enrollment_code" | "version" | "server_url"
+> & {
+  mqtt_url: string;
+};
 
 const issued = z.object({ agent_token: z.string().min(16) });
 
@@ -61,6 +66,7 @@ export async function ensureAgentConfig(
     if (
       previous.success &&
       previous.data.project_id === settings.project_id &&
+      previous.data.agent_token !== undefined &&
       (await brokerAcceptsAgentToken(settings.mqtt_url, settings.project_id, previous.data.agent_token))
     ) {
       token = previous.data.agent_token;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Sqlite } from "../db/client.ts";
+import { decodeBlock } from "../services/telemetry/codec/block.ts";
 
 /** Per table: its row count and a hash of every row. */
 export type Snapshot = Map<string, { rows: number; hash: string }>;
@@ -10,13 +11,36 @@ export type Snapshot = Map<string, { rows: number; hash: string }>;
  */
 const DERIVED = new Set(["telemetry_rollup_5m", "telemetry_rollup_1h"]);
 
+/**
+ * Stored telemetry points live in telemetry_raw or, once the packing job has moved them, in
+ * telemetry_packed: the two are compared as one table of points (under telemetry_raw's name), so
+ * that packing, which moves points without changing any, is not taken for a change.
+ */
+const POINTS = "telemetry_raw";
+const PACKED = "telemetry_packed";
+
+function pointRows(sqlite: Sqlite): [number, number, number][] {
+  const rows = sqlite
+    .prepare<[], [number, number, number]>(`SELECT series_id, ts, value FROM ${POINTS}`)
+    .raw()
+    .all();
+  for (const [series, data] of sqlite
+    .prepare<[], [number, Uint8Array]>(`SELECT series_id, data FROM ${PACKED}`)
+    .raw()
+    .iterate()) {
+    const { ts, values } = decodeBlock(data);
+    for (let i = 0; i < ts.length; i++) rows.push([series, ts[i] ?? 0, values[i] ?? 0]);
+  }
+  return rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
 function tables(sqlite: Sqlite): string[] {
   const rows = sqlite
     .prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
     )
     .all() as { name: string }[];
-  return rows.map((r) => r.name).filter((name) => !DERIVED.has(name));
+  return rows.map((r) => r.name).filter((name) => !DERIVED.has(name) && name !== PACKED);
 }
 
 export function snapshot(sqlite: Sqlite): Snapshot {
@@ -25,7 +49,11 @@ export function snapshot(sqlite: Sqlite): Snapshot {
     const hash = createHash("sha256");
     let rows = 0;
     // Row order is irrelevant to "unchanged", but a stable order keeps the hash stable.
-    for (const row of sqlite.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().iterate()) {
+    const all =
+      table === POINTS
+        ? pointRows(sqlite)
+        : sqlite.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().iterate();
+    for (const row of all) {
       hash.update(
         JSON.stringify(row, (_k, v: unknown) =>
           Buffer.isBuffer(v) ? v.toString("hex") : typeof v === "bigint" ? String(v) : v,

@@ -19,6 +19,10 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 export function openDatabase(file: string): DatabaseHandle {
   if (file !== ":memory:") prepareDatabaseFile(file);
   const sqlite = new Database(file);
+  // Lets the telemetry packer give freed pages back (PRAGMA incremental_vacuum). It only takes
+  // effect on a new database, and only when set before WAL mode writes the header; an older
+  // database keeps its freed pages for new rows.
+  sqlite.pragma("auto_vacuum = INCREMENTAL");
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");

@@ -11,6 +11,10 @@ export const ErrorCode = {
   TwoFactorFailed: 401,
   RecoveryCodeInvalid: 401,
   AccountLocked: 401,
+  InvalidEnrollmentCode: 401,
+  EnrollmentCodeUsed: 401,
+  EnrollmentCodeExpired: 401,
+  EnrollmentCodeRevoked: 401,
   Forbidden: 403,
   RegistrationDisabled: 403,
   NotFound: 404,
@@ -19,10 +23,12 @@ export const ErrorCode = {
   AgentOffline: 409,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
+  RangeNotSatisfiable: 416,
   UpgradeRequired: 426,
   RateLimited: 429,
   Internal: 500,
   Unavailable: 503,
+  AgentNotBuilt: 503,
   AgentTimeout: 504,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

@@ -91,7 +91,13 @@ describe("the OpenAPI document's error examples", () => {
       429: "RateLimited",
     };
     for (const { name, status, response } of errorResponses()) {
-      if (!expected[status] || name.startsWith("POST /api/auth/login ")) continue;
+      // Login and enroll show their own 401 codes (checked below).
+      if (
+        !expected[status] ||
+        name === "POST /api/auth/login 401" ||
+        name === "POST /api/edge/agents/enroll 401"
+      )
+        continue;
       expect(
         examplesOf(response).map((e) => e.error),
         name,
@@ -110,6 +116,15 @@ describe("the OpenAPI document's error examples", () => {
       ].sort(),
     );
     expect(login.find((e) => e.error === "TwoFactorRequired")?.requires_2fa).toBe(true);
+    const enroll401 = doc.paths["/api/edge/agents/enroll"]?.post?.responses?.["401"];
+    expect((enroll401 ? examplesOf(enroll401) : []).map((e) => e.error).sort()).toEqual(
+      [
+        "EnrollmentCodeExpired",
+        "EnrollmentCodeRevoked",
+        "EnrollmentCodeUsed",
+        "InvalidEnrollmentCode",
+      ].sort(),
+    );
   });
 
   it("every operation that takes a body declares 415 UnsupportedMediaType", () => {

@@ -36,3 +36,17 @@ export function enforceRateLimit(
     });
   }
 }
+
+/** Counts an attempt of a public operation against a per-address limit; 429 with Retry-After past it. */
+export function enforceAddressRateLimit(
+  limiter: RateLimiter,
+  ctx: ServiceContext,
+  ip: string | undefined,
+): void {
+  const wait = limiter.hit(ip ?? "?", ctx.clock.now().getTime());
+  if (wait > 0) {
+    throw new AppError("RateLimited", `too many attempts; retry in ${wait} s`, {
+      headers: { "Retry-After": String(wait) },
+    });
+  }
+}

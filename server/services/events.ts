@@ -54,6 +54,8 @@ type EventMap = {
   accessChanged: [{ userId: string }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
+  /** An installer build was queued; the build worker (services/distribution/installer-builds/) runs it. */
+  installerBuildQueued: [{ buildId: string; projectId: string }];
   /** An HMI's MQTT credential was revoked; its connections must go at once. */
   mqttCredentialRevoked: [{ projectId: string; credentialId: string }];
   /** An agent's heartbeat was recorded (its version, configuration and buffer: Sparkplug node metrics). */

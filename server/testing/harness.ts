@@ -55,6 +55,10 @@ export class TestServer {
       TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
       LOGIN_RATE_LIMIT: "1000",
       LOGIN_RATE_LIMIT_PER_ADDRESS: "100000",
+      ENROLL_RATE_LIMIT: "100000",
+      // Its own (empty) folder, never the repository's build: a test that serves agent binaries
+      // writes them there (writeAgentDistFixture) or names builtAgentBinaries()'s folder.
+      AGENT_DIST_DIR: join(this.dataDir, "agent-dist"),
       ...overrides,
     });
     this.#logger = logger;

@@ -1,4 +1,4 @@
-import { createRequire } from "node:module";
+import nodes7 from "nodes7";
 
 /** What the S7 driver uses of nodes7 0.3 (a CommonJS module without types). */
 export type NodeS7Values = Record<string, unknown>;
@@ -18,11 +18,9 @@ export type NodeS7Client = {
 
 type NodeS7Constructor = new (options: { silent: boolean }) => NodeS7Client;
 
-const require = createRequire(import.meta.url);
-
 /** The one cast of the module's untyped export; `silent`: nodes7 logs to the console otherwise. */
 export function createNodeS7Client(): NodeS7Client {
-  const NodeS7 = require("nodes7") as NodeS7Constructor;
+  const NodeS7 = nodes7 as NodeS7Constructor;
   return new NodeS7({ silent: true });
 }
 

@@ -5,7 +5,7 @@ import { AgentLog } from "../../../agent/agent-log.ts";
 import type { Driver, DriverFactory } from "../../../agent/drivers/driver.ts";
 import { createDriverFactory } from "../../../agent/drivers/registry.ts";
 import { agentRuntimeConfigSchema } from "../../../shared/mqtt/agent-config.ts";
-import { agentFileConfigSchema } from "../../../shared/mqtt/agent-file-config.ts";
+import { agentFileConfigSchema, configuredRunConfig } from "../../../shared/mqtt/agent-file-config.ts";
 import { answer } from "../ipc.ts";
 
 /*
@@ -75,15 +75,17 @@ answer({
       },
     });
     agent = new CaudalAgent(
-      agentFileConfigSchema.parse({
-        version: 1,
-        // Port 1 on loopback refuses: the agent runs as if the server were unreachable.
-        mqtt_url: "mqtt://127.0.0.1:1",
-        project_id: config.project_id,
-        agent_token: "bench-agent-token-0123456789",
-        data_dir: dataDir,
-        local_api_port: 0,
-      }),
+      configuredRunConfig(
+        agentFileConfigSchema.parse({
+          version: 1,
+          // Port 1 on loopback refuses: the agent runs as if the server were unreachable.
+          mqtt_url: "mqtt://127.0.0.1:1",
+          project_id: config.project_id,
+          agent_token: "bench-agent-token-0123456789",
+          data_dir: dataDir,
+          local_api_port: 0,
+        }),
+      ),
       { log, drivers: countingDrivers, timing: { timeoutMs: 2000, minBackoffMs: 500, maxBackoffMs: 5000 } },
     );
     await agent.start();

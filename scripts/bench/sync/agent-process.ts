@@ -2,7 +2,7 @@ import { CaudalAgent } from "../../../agent/agent.ts";
 import { AgentLog } from "../../../agent/agent-log.ts";
 import { AgentStore } from "../../../agent/store/agent-store.ts";
 import { MAX_BATCH_POINTS } from "../../../agent/store/outbox.ts";
-import { agentFileConfigSchema } from "../../../shared/mqtt/agent-file-config.ts";
+import { agentFileConfigSchema, configuredRunConfig } from "../../../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { answer } from "../ipc.ts";
 import { mergedBatch } from "./batch-shape.ts";
@@ -108,7 +108,7 @@ async function drain(r: DrainRequest): Promise<Omit<DrainReport, "type">> {
     local_api_port: 0,
     buffer_max_mb: 4096,
   });
-  const agent = new CaudalAgent(config, { log: quiet });
+  const agent = new CaudalAgent(configuredRunConfig(config), { log: quiet });
   const cpuBefore = process.cpuUsage();
   const startedAt = Date.now();
   await agent.start();

@@ -62,3 +62,28 @@ export const agentBatches = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.agentId, t.seq] })],
 );
+
+export const enrollmentPurposes = ["manual", "linux_script", "msi"] as const;
+
+/**
+ * One-time codes an installer carries instead of a long-lived secret: the agent trades one for the
+ * project's agent token on its first start. Only the SHA-256 of a code is stored.
+ */
+export const enrollmentCodes = sqliteTable(
+  "enrollment_codes",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull().unique(),
+    purpose: text("purpose", { enum: enrollmentPurposes }).notNull(),
+    /** Null when the system issued it (a script download, an MSI build). */
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: instant("expires_at").notNull(),
+    usedAt: instant("used_at"),
+    revokedAt: instant("revoked_at"),
+  },
+  (t) => [index("enrollment_codes_project_idx").on(t.projectId, t.createdAt)],
+);

@@ -2,6 +2,7 @@ export * from "./agents.ts";
 export * from "./alarms.ts";
 export * from "./audit.ts";
 export * from "./billing.ts";
+export * from "./distribution.ts";
 export * from "./field.ts";
 export * from "./identity.ts";
 export * from "./operations.ts";

@@ -1,4 +1,13 @@
-import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  blob,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 import { assets, projects } from "./field.ts";
 
 /**
@@ -36,6 +45,23 @@ export const telemetryRaw = sqliteTable(
     value: real("value").notNull(),
   },
   (t) => [primaryKey({ columns: [t.seriesId, t.ts] })],
+);
+
+/**
+ * Packed cold readings (services/telemetry/codec): the points of one series from first_ts to
+ * last_ts, inclusive, within one UTC day, compressed into one block. Blocks of a series never
+ * overlap, and a (series, ts) is either here or in telemetry_raw, never both.
+ */
+export const telemetryPacked = sqliteTable(
+  "telemetry_packed",
+  {
+    seriesId: integer("series_id").notNull(),
+    firstTs: integer("first_ts").notNull(),
+    lastTs: integer("last_ts").notNull(),
+    count: integer("count").notNull(),
+    data: blob("data", { mode: "buffer" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.seriesId, t.firstTs] })],
 );
 
 const rollupColumns = {

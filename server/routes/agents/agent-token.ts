@@ -1,7 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
-import { issueAgentToken } from "../../services/agents/agent-token.ts";
+import { agentMqttUsername, issueAgentToken } from "../../services/agents/agent-token.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { Router } from "../router.ts";
 import { agentTokenResponse, projectIdParams } from "./schema.ts";
@@ -25,6 +25,6 @@ export function mountAgentToken(router: Router, ctx: ServiceContext): void {
   router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
     const { id } = c.req.valid("param");
     const token = issueAgentToken(ctx, c.get("auth"), id);
-    return c.json({ agent_token: token, mqtt_username: `agent:${id}` }, 201);
+    return c.json({ agent_token: token, mqtt_username: agentMqttUsername(id) }, 201);
   });
 }

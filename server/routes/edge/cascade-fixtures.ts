@@ -86,12 +86,17 @@ export function seedDependents(
   return inserted;
 }
 
-/** Telemetry raw rows and rollups carry no foreign key: a trigger on telemetry_series removes them. */
+/** Telemetry raw rows, packed blocks and rollups carry no foreign key: a trigger on telemetry_series removes them. */
 export function seedTelemetry(sqlite: Sqlite, seriesId: unknown): void {
   const now = Date.now();
   sqlite
     .prepare("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, 1), (?, ?, 2)")
     .run(seriesId, now, seriesId, now + 1000);
+  sqlite
+    .prepare(
+      "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES (?, ?, ?, 1, ?)",
+    )
+    .run(seriesId, now - 1000, now - 1000, Buffer.from([0]));
   for (const table of ["telemetry_rollup_5m", "telemetry_rollup_1h"]) {
     sqlite
       .prepare(`INSERT INTO ${table} (series_id, bucket, count, sum, min, max) VALUES (?, ?, 2, 3, 1, 2)`)
@@ -112,7 +117,7 @@ export function remaining(sqlite: Sqlite, seeded: Map<string, Record<string, unk
     };
     counts[table] = row.n;
   }
-  for (const table of ["telemetry_raw", "telemetry_rollup_5m", "telemetry_rollup_1h"]) {
+  for (const table of ["telemetry_raw", "telemetry_packed", "telemetry_rollup_5m", "telemetry_rollup_1h"]) {
     const row = sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE series_id = ?`).get(seriesId) as {
       n: number;
     };

@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
 import { projects } from "../../db/schema/index.ts";
 import { notFound } from "../../http/errors.ts";
-import { appendAudit } from "../audit/append-audit.ts";
+import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";
+
+/** The MQTT username of a project's agent. */
+export const agentMqttUsername = (projectId: string) => `agent:${projectId}`;
 
 /**
  * Issues a project's agent token, shown once. Only its SHA-256 is stored; issuing a new one
@@ -12,32 +15,39 @@ import type { ServiceContext } from "../context.ts";
  */
 export function issueAgentToken(ctx: ServiceContext, auth: AuthContext, projectId: string): string {
   assertProjectVisible(auth, projectId);
-  const token = `cat_${randomToken(32)}`;
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    const project = tx
-      .select({ id: projects.id, hash: projects.agentTokenHash })
-      .from(projects)
-      .where(eq(projects.id, projectId))
-      .get();
-    if (!project) throw notFound("project");
-    tx.update(projects)
-      .set({ agentTokenHash: sha256Hex(token), updatedAt: now })
-      .where(eq(projects.id, projectId))
-      .run();
-    appendAudit(tx, {
-      at: now,
-      userId: auth.userId,
-      projectId,
-      entity: "agent_token",
-      entityId: projectId,
-      action: project.hash ? "update" : "create",
-      // The token itself is never recorded, not even hashed.
-      before: project.hash ? { issued: true } : null,
-      after: { issued: true },
-    });
-  });
+  const token = ctx.db.transaction((tx) => replaceAgentToken(tx, projectId, auth.userId, now));
   ctx.events.emit("agentTokenRotated", { projectId });
+  return token;
+}
+
+/**
+ * Stores a new agent token for the project and audits it, inside the caller's transaction (404 for
+ * an unknown project). The caller emits `agentTokenRotated` once the transaction has committed.
+ */
+export function replaceAgentToken(tx: DbOrTx, projectId: string, userId: string | null, now: Date): string {
+  const project = tx
+    .select({ id: projects.id, hash: projects.agentTokenHash })
+    .from(projects)
+    .where(eq(projects.id, projectId))
+    .get();
+  if (!project) throw notFound("project");
+  const token = `cat_${randomToken(32)}`;
+  tx.update(projects)
+    .set({ agentTokenHash: sha256Hex(token), updatedAt: now })
+    .where(eq(projects.id, projectId))
+    .run();
+  appendAudit(tx, {
+    at: now,
+    userId,
+    projectId,
+    entity: "agent_token",
+    entityId: projectId,
+    action: project.hash ? "update" : "create",
+    // The token itself is never recorded, not even hashed.
+    before: project.hash ? { issued: true } : null,
+    after: { issued: true },
+  });
   return token;
 }
 

@@ -32,6 +32,9 @@ describe("telemetry group commit", () => {
       commits: 0,
       commitSeconds: 0,
       retentionDeleted: 0,
+      packedRows: 0,
+      packedBlocks: 0,
+      packSeconds: 0,
     };
     commits = new GroupCommit(
       {

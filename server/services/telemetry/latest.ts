@@ -3,6 +3,7 @@ import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { LATEST_LIMIT_DEFAULT } from "./limits.ts";
 import { assetSeries, type RawQuery, rawRange } from "./raw-filter.ts";
+import { SeriesPoints } from "./series-points.ts";
 import { telemetryService } from "./service.ts";
 
 export type LatestReading = { variable: string; value: number; unit?: string };
@@ -22,7 +23,7 @@ export function visibleAssetProject(ctx: ServiceContext, auth: AuthContext, asse
  * only those series. Raw readings only exist inside the retention window (TELEMETRY_RETENTION_DAYS).
  *
  * Each series contributes at most its own newest `limit` timestamps, which is all the answer can
- * need from it: one indexed range read per series, newest first.
+ * need from it: one indexed range read per series, newest first, raw rows and packed blocks alike.
  */
 export function latestTelemetry(
   ctx: ServiceContext,
@@ -35,14 +36,10 @@ export function latestTelemetry(
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
   const series = assetSeries(sqlite, assetId, query.variable);
-  const newest = sqlite
-    .prepare<[number, number, number, number], [number, number]>(
-      "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?",
-    )
-    .raw();
+  const points = new SeriesPoints(sqlite);
   const byTs = new Map<number, LatestReading[]>();
   for (const s of series) {
-    for (const [ts, value] of newest.all(s.id, fromMs, toMs, limit)) {
+    for (const [ts, value] of points.descending(s.id, fromMs, toMs, limit)) {
       let readings = byTs.get(ts);
       if (!readings) {
         readings = [];

@@ -7,6 +7,9 @@ export type TelemetryTotals = {
   commits: number;
   commitSeconds: number;
   retentionDeleted: number;
+  packedRows: number;
+  packedBlocks: number;
+  packSeconds: number;
 };
 
 /** Telemetry metrics on this server's registry; the write path never touches prom-client. */
@@ -21,6 +24,9 @@ export function registerTelemetryMetrics(
     commits: 0,
     commitSeconds: 0,
     retentionDeleted: 0,
+    packedRows: 0,
+    packedBlocks: 0,
+    packSeconds: 0,
   };
   const delta = (key: keyof TelemetryTotals): number => {
     const now = read()[key];
@@ -68,6 +74,30 @@ export function registerTelemetryMetrics(
     registers: [registry],
     collect() {
       this.inc(delta("retentionDeleted"));
+    },
+  });
+  new Counter({
+    name: "caudal_telemetry_packed_points_total",
+    help: "Raw readings moved into compressed blocks by the packing job (TELEMETRY_PACK_AFTER_HOURS)",
+    registers: [registry],
+    collect() {
+      this.inc(delta("packedRows"));
+    },
+  });
+  new Counter({
+    name: "caudal_telemetry_packed_blocks_total",
+    help: "Compressed blocks written by the packing job",
+    registers: [registry],
+    collect() {
+      this.inc(delta("packedBlocks"));
+    },
+  });
+  new Counter({
+    name: "caudal_telemetry_pack_seconds_total",
+    help: "Time spent in packing passes, pauses between their transactions included",
+    registers: [registry],
+    collect() {
+      this.inc(delta("packSeconds"));
     },
   });
 }

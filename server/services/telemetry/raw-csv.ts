@@ -1,11 +1,11 @@
-import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../db/client.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { CRLF, csvField } from "./csv-field.ts";
 import { visibleAssetProject } from "./latest.ts";
 import { MAX_FUTURE_SKEW_MS } from "./limits.ts";
+import { BlockCache } from "./packed-blocks.ts";
 import { assetSeries, type RawQuery, rawRange, type SeriesRef } from "./raw-filter.ts";
+import { type PointRow, SeriesPoints } from "./series-points.ts";
 
 /** Rows read from SQLite per export and page, over all its series (the memory an export holds). */
 export const CSV_PAGE_ROWS = 16_384;
@@ -21,7 +21,7 @@ type Cursor = {
   /** The variable and unit as CSV fields, quoted once. */
   prefix: string;
   unit: string;
-  rows: [number, number][];
+  rows: PointRow[];
   at: number;
   /** ts of the last row read; the next page starts after it (keyset pagination). */
   after: number;
@@ -36,9 +36,10 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * given; then the readings of the newest `limit` timestamps, as the JSON answer would hold them.
  *
  * Validation and the 404 happen before the first byte. The body is pulled: each pull reads one
- * bounded page per series (keyset pagination on the primary key, a short read each, so no read
- * transaction stays open while a slow client downloads) and yields to the event loop first, so
- * ingest keeps its turn; nothing is read ahead of what the client has taken (backpressure).
+ * bounded page per series (keyset pagination on the primary keys of raw rows and packed blocks, a
+ * short read each, so no read transaction stays open while a slow client downloads) and yields
+ * to the event loop first, so ingest keeps its turn; nothing is read ahead of what the client has
+ * taken (backpressure).
  */
 export function rawTelemetryCsv(
   ctx: ServiceContext,
@@ -50,46 +51,38 @@ export function rawTelemetryCsv(
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
   const series = assetSeries(sqlite, assetId, query.variable);
+  // One decoded block per series kept between pages: a page rarely ends on a block's edge.
+  const points = new SeriesPoints(sqlite, new BlockCache(Math.max(4, series.length)));
   // Without `to`, the export ends at what may exist when it starts (ingest refuses later stamps),
   // so a busy series cannot keep it running.
   const toMs = Math.min(range.toMs, ctx.clock.now().getTime() + MAX_FUTURE_SKEW_MS);
   const fromMs =
     query.limit === undefined
       ? range.fromMs
-      : Math.max(range.fromMs, oldestOfNewest(sqlite, series, range.fromMs, toMs, query.limit));
-  return { filename: `telemetry-${assetId}.csv`, body: csvStream(sqlite, series, fromMs, toMs) };
+      : Math.max(range.fromMs, oldestOfNewest(points, series, range.fromMs, toMs, query.limit));
+  return { filename: `telemetry-${assetId}.csv`, body: csvStream(points, series, fromMs, toMs) };
 }
 
 /** The oldest of the newest `limit` distinct timestamps in [fromMs, toMs] (+∞ when there are none). */
 function oldestOfNewest(
-  sqlite: Sqlite,
+  points: SeriesPoints,
   series: readonly SeriesRef[],
   fromMs: number,
   toMs: number,
   limit: number,
 ): number {
-  const newest = sqlite
-    .prepare<[number, number, number, number], number>(
-      "SELECT ts FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?",
-    )
-    .pluck();
   const stamps = new Set<number>();
-  for (const s of series) for (const ts of newest.all(s.id, fromMs, toMs, limit)) stamps.add(ts);
+  for (const s of series) for (const [ts] of points.descending(s.id, fromMs, toMs, limit)) stamps.add(ts);
   const sorted = [...stamps].sort((a, b) => b - a);
   return sorted[Math.min(limit, sorted.length) - 1] ?? Number.POSITIVE_INFINITY;
 }
 
 function csvStream(
-  sqlite: Sqlite,
+  points: SeriesPoints,
   series: readonly SeriesRef[],
   fromMs: number,
   toMs: number,
 ): ReadableStream<Uint8Array> {
-  const page = sqlite
-    .prepare<[number, number, number, number], [number, number]>(
-      "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? ORDER BY ts LIMIT ?",
-    )
-    .raw();
   const perSeries = Math.max(64, Math.floor(CSV_PAGE_ROWS / Math.max(1, series.length)));
   const cursors: Cursor[] = series.map((s) => ({
     series: s,
@@ -111,7 +104,7 @@ function csvStream(
         if (cancelled) return;
         let chunk = headerSent ? "" : CSV_HEADER;
         headerSent = true;
-        const done = fill(cursors, page, perSeries, toMs, (line) => {
+        const done = fill(cursors, points, perSeries, toMs, (line) => {
           chunk += line;
           return chunk.length < CHUNK_CHARS;
         });
@@ -132,7 +125,7 @@ function csvStream(
  */
 function fill(
   cursors: Cursor[],
-  page: Statement<[number, number, number, number], [number, number]>,
+  points: SeriesPoints,
   perSeries: number,
   toMs: number,
   emit: (line: string) => boolean,
@@ -140,7 +133,7 @@ function fill(
   for (;;) {
     let ts = Number.POSITIVE_INFINITY;
     for (const c of cursors) {
-      const head = headOf(c, page, perSeries, toMs);
+      const head = headOf(c, points, perSeries, toMs);
       if (head !== undefined && head[0] < ts) ts = head[0];
     }
     if (ts === Number.POSITIVE_INFINITY) return true;
@@ -158,15 +151,10 @@ function fill(
 }
 
 /** The cursor's next row, reading its next page when the current one is used up. */
-function headOf(
-  c: Cursor,
-  page: Statement<[number, number, number, number], [number, number]>,
-  perSeries: number,
-  toMs: number,
-): [number, number] | undefined {
+function headOf(c: Cursor, points: SeriesPoints, perSeries: number, toMs: number): PointRow | undefined {
   if (c.at < c.rows.length) return c.rows[c.at];
   if (c.exhausted) return undefined;
-  c.rows = page.all(c.series.id, c.after + 1, toMs, perSeries);
+  c.rows = points.ascending(c.series.id, c.after + 1, toMs, perSeries);
   c.at = 0;
   const last = c.rows.at(-1);
   if (last) c.after = last[0];

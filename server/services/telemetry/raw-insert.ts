@@ -9,7 +9,9 @@ export class AppendConflictError extends Error {}
  * Inserts the rows (series, ts order) into telemetry_raw and marks in `stored` those it stored.
  * Readings newer than their series' committed last_ts cannot collide with a stored row and go in
  * multi-row statements; the rest (backfill, replays) one by one, stored only if their millisecond
- * is free. A row repeating the previous one (same series and ts) is a duplicate within the commit.
+ * is free, in telemetry_raw and in the packed blocks (a late reading for a packed block stays raw
+ * until the packer merges it). A row repeating the previous one (same series and ts) is a
+ * duplicate within the commit.
  */
 export function insertRaw(
   stmts: WriteStatements,
@@ -61,7 +63,9 @@ export function insertRaw(
       if (pending.length === INSERT_CHUNKS[0]) appendPending();
     } else {
       // A backfilled or replayed reading: stored only if that millisecond is still free.
-      stored[r] = stmts.insertOne.run(series, ts, num(rowValue, r)).changes === 1 ? 1 : 0;
+      const free =
+        !stmts.points.isPacked(series, ts) && stmts.insertOne.run(series, ts, num(rowValue, r)).changes === 1;
+      stored[r] = free ? 1 : 0;
     }
   }
   appendPending();

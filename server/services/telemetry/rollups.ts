@@ -1,14 +1,15 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
 import { BUCKET_1H_MS, BUCKET_5M_MS } from "./limits.ts";
+import { SeriesPoints } from "./series-points.ts";
 
 /** One 5-minute window of one series. */
 export type Bucket = { start: number; count: number; sum: number; min: number; max: number };
 
 /**
- * How far a series is rolled up: every raw row with ts < rolledTo is in the rollups. When
+ * How far a series is rolled up: every stored point with ts < rolledTo is in the rollups. When
  * replaceFrom is set (found after a crash), the 5-minute rollups from there on are rebuilt from
- * raw rows instead of merged into.
+ * the stored points instead of merged into.
  */
 export type RollupState = { rolledTo: number; replaceFrom: number | null };
 
@@ -18,8 +19,8 @@ export class RollupStatements {
   readonly derive1h: Statement<[number, number, number, number, number]>;
   readonly delete5mFrom: Statement<[number, number]>;
   readonly newestBucket: Statement<[number], [number, number]>;
-  readonly rawFrom: Statement<[number, number], [number, number | null]>;
-  readonly readRaw: Statement<[number, number, number], [number, number]>;
+  /** Stored points, raw and packed: roll-ups read them, and a rebuild may reach packed ones. */
+  readonly points: SeriesPoints;
 
   constructor(sqlite: Sqlite) {
     this.merge5m = sqlite.prepare(
@@ -42,16 +43,7 @@ export class RollupStatements {
         "SELECT bucket, count FROM telemetry_rollup_5m WHERE series_id = ? ORDER BY bucket DESC LIMIT 1",
       )
       .raw();
-    this.rawFrom = sqlite
-      .prepare<[number, number], [number, number | null]>(
-        "SELECT count(*), max(ts) FROM telemetry_raw WHERE series_id = ? AND ts >= ?",
-      )
-      .raw();
-    this.readRaw = sqlite
-      .prepare<[number, number, number], [number, number]>(
-        "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? ORDER BY ts LIMIT ?",
-      )
-      .raw();
+    this.points = new SeriesPoints(sqlite);
   }
 }
 
@@ -96,9 +88,10 @@ export class BucketBuilder {
 /**
  * A series' rollup state read back from the tables themselves, so nothing about it needs storing:
  * the rollups are complete up to their newest 5-minute bucket, and that bucket is complete when it
- * counts every raw row from its start on (raw rows are unique per millisecond, so the counts agree
- * exactly). Fewer rollup than raw rows there means a roll-up was cut short (a crash): that bucket
- * is rebuilt from raw. More (rollups without raw rows: aged out, or written by hand) is left alone.
+ * counts every stored point from its start on, raw or packed (points are unique per millisecond,
+ * so the counts agree exactly). Fewer rollup than stored points there means a roll-up was cut
+ * short (a crash): that bucket is rebuilt from the points. More (rollups without points: aged out,
+ * or written by hand) is left alone.
  */
 export function readRollupState(
   stmts: RollupStatements,
@@ -106,19 +99,19 @@ export function readRollupState(
 ): { state: RollupState; pending: boolean } {
   const newest = stmts.newestBucket.get(seriesId);
   if (!newest) {
-    // Nothing rolled up yet: every raw row the series has is pending.
-    const [rawCount] = stmts.rawFrom.get(seriesId, Number.MIN_SAFE_INTEGER) ?? [0, null];
-    return { state: { rolledTo: Number.NEGATIVE_INFINITY, replaceFrom: null }, pending: rawCount > 0 };
+    // Nothing rolled up yet: every point the series has is pending.
+    const [stored] = stmts.points.countFrom(seriesId, Number.MIN_SAFE_INTEGER);
+    return { state: { rolledTo: Number.NEGATIVE_INFINITY, replaceFrom: null }, pending: stored > 0 };
   }
   const [bucket, rolledCount] = newest;
-  const [rawCount, maxTs] = stmts.rawFrom.get(seriesId, bucket) ?? [0, null];
-  if (rawCount > rolledCount) return { state: { rolledTo: bucket, replaceFrom: bucket }, pending: true };
-  const rolledTo = rawCount > 0 && maxTs !== null ? maxTs + 1 : bucket + BUCKET_5M_MS;
+  const [stored, maxTs] = stmts.points.countFrom(seriesId, bucket);
+  if (stored > rolledCount) return { state: { rolledTo: bucket, replaceFrom: bucket }, pending: true };
+  const rolledTo = stored > 0 && maxTs !== null ? maxTs + 1 : bucket + BUCKET_5M_MS;
   return { state: { rolledTo, replaceFrom: null }, pending: false };
 }
 
 /**
- * Rolls up to `maxRows` pending raw rows of one series (inside the caller's transaction). Returns
+ * Rolls up to `maxRows` pending points of one series (inside the caller's transaction). Returns
  * the new state (to publish after commit) and whether the series is now fully rolled up.
  */
 export function rollUpSeries(
@@ -129,7 +122,12 @@ export function rollUpSeries(
 ): { state: RollupState; done: boolean; rows: number } {
   if (state.replaceFrom !== null) stmts.delete5mFrom.run(seriesId, state.replaceFrom);
   const from = state.replaceFrom ?? state.rolledTo;
-  const rows = stmts.readRaw.all(seriesId, Math.max(from, Number.MIN_SAFE_INTEGER), maxRows);
+  const rows = stmts.points.ascending(
+    seriesId,
+    Math.max(from, Number.MIN_SAFE_INTEGER),
+    Number.MAX_SAFE_INTEGER,
+    maxRows,
+  );
   const builder = new BucketBuilder();
   for (const [ts, value] of rows) builder.add(ts, value);
   mergeBuckets(stmts, seriesId, builder.buckets);

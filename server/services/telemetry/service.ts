@@ -4,9 +4,10 @@ import type { TelemetryEvent } from "../events.ts";
 import { buildEvents } from "./build-events.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
 import { GroupCommit, type GroupCommitOptions } from "./group-commit.ts";
-import { DAY_MS } from "./limits.ts";
+import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
 import { TelemetryLookups } from "./lookups.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
+import { type PackTotals, TelemetryPacker } from "./packer.ts";
 import { deleteExpiredRaw } from "./retention.ts";
 import { RollupTracker } from "./rollup-tracker.ts";
 import { WriteStatements } from "./statements.ts";
@@ -19,6 +20,9 @@ export type TelemetryServiceOptions = GroupCommitOptions & {
   retentionIntervalMs: number;
   /** Delay of the first retention pass after start-up. */
   retentionFirstRunMs: number;
+  /** How often raw readings older than TELEMETRY_PACK_AFTER_HOURS are packed, and the first delay. */
+  packIntervalMs: number;
+  packFirstRunMs: number;
   /** Background WAL checkpoint period, and the WAL size (pages) at which a commit checkpoints. */
   checkpointIntervalMs: number;
   autocheckpointPages: number;
@@ -30,6 +34,8 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryServiceOptions = {
   rollupIntervalMs: 1_000,
   retentionIntervalMs: 3600_000,
   retentionFirstRunMs: 60_000,
+  packIntervalMs: 300_000,
+  packFirstRunMs: 90_000,
   checkpointIntervalMs: 200,
   autocheckpointPages: 4_000,
 };
@@ -37,6 +43,7 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryServiceOptions = {
 type Running = {
   commits: GroupCommit;
   tracker: RollupTracker;
+  packer: TelemetryPacker;
   checkpointer: WalCheckpointer;
   timers: NodeJS.Timeout[];
   /** The connection's wal_autocheckpoint before start(), restored by stop(). */
@@ -55,7 +62,7 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 
 /**
  * Telemetry storage of one server: the group-committed write path with its lookups, the roll-up
- * pass, the raw retention job and the WAL checkpointer. The constructor only assigns; start()
+ * pass, the raw retention job, the packing of cold readings and the WAL checkpointer. The constructor only assigns; start()
  * prepares statements, installs the lookup triggers, starts the checkpointer thread and arms the
  * timers; stop() commits what is queued, rolls everything up and undoes the rest (DESIGN.md,
  * Lifecycles).
@@ -70,10 +77,14 @@ export class TelemetryService {
     commits: 0,
     commitSeconds: 0,
     retentionDeleted: 0,
+    packedRows: 0,
+    packedBlocks: 0,
+    packSeconds: 0,
   };
   #running: Running | undefined;
   #background: Promise<unknown> | undefined;
   #retentionRun: Promise<number> | undefined;
+  #packRun: Promise<PackTotals> | undefined;
   #stopping = false;
 
   constructor(ctx: ServiceContext, options: Partial<TelemetryServiceOptions> = {}) {
@@ -116,10 +127,13 @@ export class TelemetryService {
     const timers = [
       setTimeout(() => this.#scheduledRetention(), this.#options.retentionFirstRunMs),
       setInterval(() => this.#scheduledRetention(), this.#options.retentionIntervalMs),
+      setTimeout(() => this.#scheduledPacking(), this.#options.packFirstRunMs),
+      setInterval(() => this.#scheduledPacking(), this.#options.packIntervalMs),
       setInterval(() => this.#scheduledRollup(), this.#options.rollupIntervalMs),
     ];
     for (const t of timers) t.unref();
-    this.#running = { commits, tracker, checkpointer, timers, autocheckpoint };
+    const packer = new TelemetryPacker(sqlite, tracker);
+    this.#running = { commits, tracker, packer, checkpointer, timers, autocheckpoint };
     // After a restart, find the series whose roll-up a crash cut short, then roll them up.
     this.#runBackground(() =>
       tracker.scan(() => this.#stopping).then(() => tracker.drain(() => this.#stopping)),
@@ -135,6 +149,7 @@ export class TelemetryService {
     running.commits.flush();
     await this.#background?.catch(() => undefined);
     await this.#retentionRun?.catch(() => 0);
+    await this.#packRun?.catch(() => undefined);
     try {
       while (!running.tracker.step());
     } catch (err) {
@@ -215,6 +230,68 @@ export class TelemetryService {
     return run;
   }
 
+  /**
+   * The end of the raw readings to pack: TELEMETRY_PACK_AFTER_HOURS before now, down to a whole
+   * hour, so that packing takes complete hours.
+   */
+  packCutoff(nowMs: number): number {
+    const end = nowMs - this.#ctx.config.TELEMETRY_PACK_AFTER_HOURS * BUCKET_1H_MS;
+    return end - (((end % BUCKET_1H_MS) + BUCKET_1H_MS) % BUCKET_1H_MS);
+  }
+
+  /**
+   * Packs raw readings older than the pack cutoff into compressed blocks (after rolling
+   * everything up), then gives the freed pages back to the file system. The timer runs it; tests
+   * and benches call it. Concurrent calls share one pass.
+   */
+  runPacking(): Promise<PackTotals> {
+    if (this.#packRun) return this.#packRun;
+    const { tracker, packer } = this.#require();
+    const { logger } = this.#ctx;
+    const stop = () => this.#stopping;
+    const run = tracker
+      .drain(stop)
+      .then(async () => {
+        const cutoff = this.packCutoff(this.#ctx.clock.now().getTime());
+        const before = new Date(cutoff).toISOString();
+        const totals = await packer.pack(cutoff, stop, (p) =>
+          logger.info("telemetry packing", {
+            raw_rows: p.rawRows,
+            series_done: p.seriesDone,
+            series_total: p.seriesTotal,
+            seconds: Math.round(p.seconds),
+            before,
+          }),
+        );
+        this.#totals.packedRows += totals.rawRows;
+        this.#totals.packedBlocks += totals.blocks;
+        this.#totals.packSeconds += totals.seconds;
+        if (totals.rawRows > 0) {
+          const released = await packer.releaseFreePages(stop);
+          const walTruncated = packer.truncateWal();
+          logger.info("telemetry packed", {
+            raw_rows: totals.rawRows,
+            points: totals.points,
+            blocks: totals.blocks,
+            bytes: totals.bytes,
+            bytes_per_point: Math.round((totals.bytes / Math.max(1, totals.points)) * 100) / 100,
+            series: totals.series,
+            seconds: Math.round(totals.seconds * 10) / 10,
+            longest_step_ms: Math.round(totals.longestStepMs),
+            released_pages: released,
+            wal_truncated: walTruncated,
+            before,
+          });
+        }
+        return totals;
+      })
+      .finally(() => {
+        this.#packRun = undefined;
+      });
+    this.#packRun = run;
+    return run;
+  }
+
   #require(): Running {
     if (!this.#running || this.#stopping) {
       throw new AppError("Unavailable", "telemetry storage is not running");
@@ -235,6 +312,13 @@ export class TelemetryService {
     if (!this.#running || this.#stopping) return;
     this.runRetention().catch((err: unknown) =>
       this.#ctx.logger.error("telemetry retention failed", { error: errorText(err) }),
+    );
+  }
+
+  #scheduledPacking(): void {
+    if (!this.#running || this.#stopping) return;
+    this.runPacking().catch((err: unknown) =>
+      this.#ctx.logger.error("telemetry packing failed", { error: errorText(err) }),
     );
   }
 

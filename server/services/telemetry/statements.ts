@@ -1,5 +1,6 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
+import { SeriesPoints } from "./series-points.ts";
 
 /** Rows per multi-row INSERT on the append path; the remainder uses the smaller sizes. */
 export const INSERT_CHUNKS = [128, 32, 8, 1] as const;
@@ -13,6 +14,8 @@ export class WriteStatements {
   readonly append: ReadonlyMap<number, Statement<unknown[]>>;
   /** One row, duplicates ignored: `changes` says whether it was stored. */
   readonly insertOne: Statement<[number, number, number]>;
+  /** Stored points: a reading whose millisecond is already packed is a duplicate too. */
+  readonly points: SeriesPoints;
   readonly createSeries: Statement<[string, string, string, string | null], { id: number }>;
   readonly setUnit: Statement<[string | null, number]>;
   readonly setLast: Statement<[number, number, number, number]>;
@@ -33,6 +36,7 @@ export class WriteStatements {
     this.insertOne = sqlite.prepare(
       "INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     );
+    this.points = new SeriesPoints(sqlite);
     this.createSeries = sqlite.prepare(
       "INSERT INTO telemetry_series (project_id, asset_id, variable, unit) VALUES (?, ?, ?, ?) RETURNING id",
     );

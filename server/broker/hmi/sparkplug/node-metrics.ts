@@ -1,5 +1,3 @@
-import { REBIRTH_METRIC } from "../../../../shared/mqtt/hmi-topics.ts";
-
 /**
  * The edge node's own metrics (NBIRTH, NDATA). An alias is "a unique number across this Edge
  * Node's entire set of metrics" [tck-id-payloads-alias-uniqueness]: the node's are fixed here, the

@@ -48,6 +48,7 @@ describe("edge assets: DELETE cascades to the asset's rows only", () => {
     const assetBound = [
       "telemetry_series",
       "telemetry_raw",
+      "telemetry_packed",
       "telemetry_rollup_5m",
       "telemetry_rollup_1h",
       "alarms",
