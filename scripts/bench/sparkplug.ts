@@ -1,4 +1,5 @@
 import { loadavg } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { ask } from "./ipc.ts";
@@ -29,7 +30,18 @@ type SubReport = {
 };
 
 type RunResult = {
-  live: { ddataPerS: number; metricsPerS: number; p50: number; p99: number; cpu: string };
+  live: {
+    ddataPerS: number;
+    metricsPerS: number;
+    p50: number;
+    p99: number;
+    loopP99: number;
+    /** Agent publish → the server's ack (after the commit): the part of the latency before Sparkplug. */
+    ackP99: number;
+    cpu: string;
+  };
+  /** Live batches the agent could not send (8 already waiting for their ack): ingest fell behind. */
+  skipped: number;
   backlog: {
     ingestS: number;
     points: number;
@@ -40,9 +52,23 @@ type RunResult = {
     p50: number;
     p99: number;
     max: number;
+    loopP99: number;
+    ackP99: number;
     cpu: string;
   };
 };
+
+type Acks = { p50: number; p99: number };
+
+/** The server's event loop delay over a window (it runs in this process), p99 in ms. */
+function loopDelay() {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  return () => {
+    h.disable();
+    return h.percentile(99) / 1e6;
+  };
+}
 
 async function oneRun(o: {
   devices: number;
@@ -62,13 +88,18 @@ async function oneRun(o: {
     await sleep(o.warmupS * 1000);
 
     await ask(hmi, { type: "mark" });
+    await ask(agent, { type: "acks" });
     let cpu = new CpuWindow({ agent, hmi });
+    let loop = loopDelay();
     await sleep(o.durationS * 1000);
     const live = await ask<SubReport>(hmi, { type: "report" });
     const liveCpu = describeCpu(cpu.end());
+    const liveLoop = loop();
+    const liveAcks = await ask<Acks>(agent, { type: "acks" });
 
     await ask(hmi, { type: "mark" });
     cpu = new CpuWindow({ agent, hmi });
+    loop = loopDelay();
     const startTs = Date.now() - 3_600_000;
     const ingest = await ask<{ points: number; ms: number }>(agent, {
       type: "backlog",
@@ -76,27 +107,32 @@ async function oneRun(o: {
       points: o.backlog,
       startTs,
     });
-    // Until every historical value arrived, or nothing more for 5 s.
+    // Until every historical value arrived, or nothing more for 15 s.
     let last = -1;
     let still = 0;
     for (;;) {
       const { historical } = await ask<{ historical: number }>(hmi, { type: "historical" });
       if (historical >= ingest.points) break;
       still = historical === last ? still + 1 : 0;
-      if (still >= 10) break;
+      if (still >= 30) break;
       last = historical;
       await sleep(500);
     }
     const backlog = await ask<SubReport>(hmi, { type: "report" });
     const backlogCpu = describeCpu(cpu.end());
-    await ask(agent, { type: "stopLive" });
+    const backlogLoop = loop();
+    const backlogAcks = await ask<Acks>(agent, { type: "acks" });
+    const { skipped } = await ask<{ skipped: number }>(agent, { type: "stopLive" });
     const deliveredS = (backlog.lastHistoricalMs ?? 0) / 1000;
     return {
+      skipped,
       live: {
         ddataPerS: (live.messages.DDATA ?? 0) / live.seconds,
         metricsPerS: live.liveMetrics / live.seconds,
         p50: live.p50,
         p99: live.p99,
+        loopP99: liveLoop,
+        ackP99: liveAcks.p99,
         cpu: liveCpu,
       },
       backlog: {
@@ -109,6 +145,8 @@ async function oneRun(o: {
         p50: backlog.p50,
         p99: backlog.p99,
         max: backlog.max,
+        loopP99: backlogLoop,
+        ackP99: backlogAcks.p99,
         cpu: backlogCpu,
       },
     };
@@ -147,13 +185,13 @@ export async function run(args: string[]): Promise<void> {
     const { live: l, backlog: b } = r;
     say(
       `run ${i} live: ${fmt(l.ddataPerS)} DDATA/s, ${fmt(l.metricsPerS)} metrics/s, ` +
-        `latency p50 ${fmt(l.p50)} ms p99 ${fmt(l.p99)} ms; ${l.cpu}`,
+        `latency p50 ${fmt(l.p50)} ms p99 ${fmt(l.p99)} ms; live ack p99 ${fmt(l.ackP99)} ms; server event loop delay p99 ${fmt(l.loopP99)} ms; ${l.cpu}`,
     );
     say(
       `run ${i} backlog: ${fmt(b.points)} points ingested in ${fmt(b.ingestS, 1)} s; ${fmt(b.historical)} ` +
         `historical values at the HMI after ${fmt(b.deliveredS, 1)} s (${fmt(b.historicalPerS)}/s), ` +
         `${fmt(b.ddataPerS)} DDATA/s; live latency meanwhile p50 ${fmt(b.p50)} ms p99 ${fmt(b.p99)} ms ` +
-        `max ${fmt(b.max)} ms; ${b.cpu}`,
+        `max ${fmt(b.max)} ms; live ack p99 ${fmt(b.ackP99)} ms; server event loop delay p99 ${fmt(b.loopP99)} ms; live batches the agent had to skip (ingest behind): ${fmt(r.skipped)}; ${b.cpu}`,
     );
   }
   const m = (f: (r: RunResult) => number) => median(results.map(f));

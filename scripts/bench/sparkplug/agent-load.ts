@@ -24,6 +24,14 @@ const acks = new Map<number, () => void>();
 let live: NodeJS.Timeout | undefined;
 let liveInFlight = 0;
 let liveSkipped = 0;
+/** Live batches' round trips (publish → the server's ack, sent after the commit), ms. */
+let liveAckMs: number[] = [];
+
+function percentile(sorted: number[], p: number): number {
+  return (
+    sorted[Math.max(0, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN
+  );
+}
 
 function send(series: Series[], lane: "live" | "backlog"): Promise<void> {
   const c = client;
@@ -79,9 +87,16 @@ answer({
       liveInFlight += 1;
       void send(series, "live").then(() => {
         liveInFlight -= 1;
+        liveAckMs.push(Date.now() - now);
       });
     }, 100);
     return {};
+  },
+  /** p50/p99 of the live acks since the last call. */
+  acks: () => {
+    const sorted = liveAckMs.sort((a, b) => a - b);
+    liveAckMs = [];
+    return { p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
   },
   stopLive: () => {
     clearInterval(live);
