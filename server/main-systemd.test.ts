@@ -1,29 +1,17 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect } from "vitest";
-import { freePort } from "../scripts/testing/free-port.ts";
+import { freePort, portAccepts } from "../scripts/testing/free-port.ts";
 import { NotifySocket } from "../scripts/testing/notify-socket.ts";
 import { systemdToolsMissing } from "../scripts/testing/peers.ts";
 import { requirePeer } from "../scripts/testing/require-peer.ts";
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
 const systemd = requirePeer("systemd", systemdToolsMissing);
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 // systemd/caudal-server.service is Type=notify with WatchdogSec: systemd waits for READY=1 before
 // starting what comes after the server, and restarts it when the WATCHDOG=1 pings stop.
@@ -57,7 +45,7 @@ systemd.describe("under systemd (NOTIFY_SOCKET) the server speaks sd_notify", ()
         await socket.waitFor("READY=1", 20_000);
         // Ready means serving: no probe loop needed once READY=1 has arrived.
         expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-        expect(await accepts(mqttPort)).toBe(true);
+        expect(await portAccepts(mqttPort)).toBe(true);
         await socket.waitFor("WATCHDOG=1", 5_000);
         child.kill("SIGTERM");
         await socket.waitFor("STOPPING=1", 5_000);

@@ -1,25 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../scripts/testing/free-port.ts";
+import { freePort, portAccepts } from "../scripts/testing/free-port.ts";
 
 const MAIN = fileURLToPath(new URL("./main.ts", import.meta.url));
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 type Run = { code: number | null; stderr: string; everListened: boolean };
 
@@ -42,7 +30,7 @@ async function runMain(
   let everListened = false;
   const deadline = Date.now() + 15_000;
   while (!done && Date.now() < deadline) {
-    for (const port of ports) if (await accepts(port)) everListened = true;
+    for (const port of ports) if (await portAccepts(port)) everListened = true;
     if (everListened && stopWith) child.kill(stopWith);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -89,7 +77,7 @@ describe("start-up refuses a missing or invalid TOTP_SECRET_ENCRYPTION_KEY (spec
       // The rejected value is not echoed back.
       if (key) expect(run.stderr).not.toContain(key);
       expect(run.everListened).toBe(false);
-      for (const port of ports) expect(await accepts(port)).toBe(false);
+      for (const port of ports) expect(await portAccepts(port)).toBe(false);
     });
   }
 

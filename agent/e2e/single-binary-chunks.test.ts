@@ -7,11 +7,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpcUaSeparator } from "../../scripts/sim/opcua-separator.ts";
 import { builtAgentBinaries } from "../../scripts/testing/agent-binaries.ts";
+import { seedAppliedConfig } from "../../scripts/testing/seed-agent-store.ts";
 import { agentArtifactFile } from "../../shared/distribution/agent-manifest.ts";
-import { type AgentRuntimeConfig, configHash } from "../../shared/mqtt/agent-config.ts";
+import type { AgentRuntimeConfig } from "../../shared/mqtt/agent-config.ts";
 import { agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
 import { agentVariable } from "../drivers/testing/agent-variable.ts";
-import { AgentStore } from "../store/agent-store.ts";
 import { ChildAgent, freePort } from "./child-agent.ts";
 import { waitFor } from "./pipeline.ts";
 
@@ -81,16 +81,7 @@ describe("single-executable agent: node-opcua loaded from its chunk", () => {
       ],
     };
     // As after a reboot with the WAN down: the applied configuration is in the agent's store.
-    const store = new AgentStore(dataDir, { maxBytes: 1 << 20, onDrop: () => {} });
-    store.open();
-    store.saveAppliedConfig({
-      deploymentId: randomUUID(),
-      version: 1,
-      hash: configHash(config),
-      config,
-      appliedAt: Date.now(),
-    });
-    store.close();
+    seedAppliedConfig(dataDir, config);
     const agent = new ChildAgent(
       agentFileConfigSchema.parse({
         version: 1,

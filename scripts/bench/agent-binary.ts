@@ -1,5 +1,4 @@
 import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
-import { randomUUID } from "node:crypto";
 import {
   closeSync,
   fsyncSync,
@@ -16,11 +15,10 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { AgentStore } from "../../agent/store/agent-store.ts";
 import { agentArtifactFile } from "../../shared/distribution/agent-manifest.ts";
-import { configHash } from "../../shared/mqtt/agent-config.ts";
 import { builtAgentBinaries } from "../testing/agent-binaries.ts";
 import { freePort } from "../testing/free-port.ts";
+import { seedAppliedConfig } from "../testing/seed-agent-store.ts";
 import { runtimeConfig } from "./agent.ts";
 import { ask } from "./ipc.ts";
 
@@ -106,16 +104,7 @@ async function oneRun(
     const { ports } = await ask<{ ports: number[] }>(sim, { type: "start", devices, tags, tickMs: 250 });
     const config = runtimeConfig(ports, tags, 1000);
     const dataDir = join(dir, "data");
-    const store = new AgentStore(dataDir, { maxBytes: 1 << 30, onDrop: () => {} });
-    store.open();
-    store.saveAppliedConfig({
-      deploymentId: randomUUID(),
-      version: 1,
-      hash: configHash(config),
-      config,
-      appliedAt: Date.now(),
-    });
-    store.close();
+    seedAppliedConfig(dataDir, config);
     const port = await freePort();
     const closed = await freePort();
     writeFileSync(

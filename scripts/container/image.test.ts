@@ -11,12 +11,11 @@ import {
   rmSync,
   statSync,
 } from "node:fs";
-import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../testing/free-port.ts";
+import { freePort, portAccepts } from "../testing/free-port.ts";
 import { copyBuildContext, isIgnored, readDockerignore } from "./testing/docker-context.ts";
 import { type EmulatedImage, emulateBuild, userIds } from "./testing/dockerfile.ts";
 
@@ -62,17 +61,6 @@ describe(".dockerignore: the build context is what the Dockerfile copies, nothin
     expect(isIgnored(path, PATTERNS)).toBe(true);
   });
 });
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
@@ -214,7 +202,7 @@ describe("the server image, built by following the Dockerfile without Docker", (
       expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
       const script = /src="(assets\/app-[^"]+\.js)"/.exec(await page.text())?.[1];
       expect((await fetch(`http://127.0.0.1:${port}/${script}`)).status).toBe(200);
-      expect(await accepts(mqttPort)).toBe(true);
+      expect(await portAccepts(mqttPort)).toBe(true);
       expect(await exitOf(start(image.healthcheck, "ignore"))).toBe(0);
       server.kill(image.stopSignal as NodeJS.Signals);
       expect(await exited).toBe(0);

@@ -25,6 +25,15 @@ export function connectArgs(port: number, c: Credentials): string[] {
   return ["-h", "127.0.0.1", "-p", String(port), "-V", "mqttv311", "-u", c.username, "-P", c.password];
 }
 
+function runPub(args: string[]): Promise<Outcome> {
+  return new Promise((resolve) =>
+    execFile("mosquitto_pub", args, { timeout: 10_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
 /** One mosquitto_pub run: its exit code (CONNACK refusals exit with the return code) and output. */
 export function mosquittoPub(
   port: number,
@@ -34,14 +43,16 @@ export function mosquittoPub(
   qos: 0 | 1 = 1,
   retain = false,
 ): Promise<Outcome> {
-  const args = [...connectArgs(port, c), "-t", topic, "-m", message, "-q", String(qos)];
-  if (retain) args.push("-r");
-  return new Promise((resolve) =>
-    execFile("mosquitto_pub", args, { timeout: 10_000 }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    }),
-  );
+  return runPub([
+    ...connectArgs(port, c),
+    "-t",
+    topic,
+    "-m",
+    message,
+    "-q",
+    String(qos),
+    ...(retain ? ["-r"] : []),
+  ]);
 }
 
 /** One mosquitto_pub run sending `bytes` as they are (-f: a binary payload such as a Sparkplug NCMD). */
@@ -56,15 +67,17 @@ export async function mosquittoPubBytes(
   const dir = mkdtempSync(join(tmpdir(), "caudal-mosquitto-pub-"));
   const file = join(dir, "payload");
   writeFileSync(file, bytes);
-  const args = [...connectArgs(port, c), "-t", topic, "-f", file, "-q", String(qos)];
-  if (retain) args.push("-r");
   try {
-    return await new Promise((resolve) =>
-      execFile("mosquitto_pub", args, { timeout: 10_000 }, (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
-        resolve({ code, stdout, stderr });
-      }),
-    );
+    return await runPub([
+      ...connectArgs(port, c),
+      "-t",
+      topic,
+      "-f",
+      file,
+      "-q",
+      String(qos),
+      ...(retain ? ["-r"] : []),
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

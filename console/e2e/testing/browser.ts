@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { expect } from "vitest";
-import { CHROMIUM } from "../../../scripts/testing/peers.ts";
 
 export const VIEWPORTS = {
   laptop: { width: 1366, height: 768 },
@@ -12,22 +11,6 @@ export type ViewportName = keyof typeof VIEWPORTS;
 
 /** Screenshots of every page at both sizes (ignored by git: test-artifacts/). */
 export const ARTIFACTS = join(import.meta.dirname, "..", "..", "..", "test-artifacts", "console");
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-}
 
 /** A page whose every request outside the test server is aborted and recorded, with its errors collected. */
 export type GuardedPage = {

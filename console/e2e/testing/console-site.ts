@@ -1,9 +1,9 @@
 import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
+import { launchChromium } from "../../../scripts/testing/chromium.ts";
 import { builtConsole } from "../../../scripts/testing/console-build.ts";
 import { totpCode } from "../../../server/services/auth/totp.ts";
 import { TestServer } from "../../../server/testing/harness.ts";
-import { launchChromium } from "./browser.ts";
 
 /** A real server serving the console built from this checkout, and Debian's chromium. */
 export async function startSite(): Promise<{ t: TestServer; browser: Browser; stop(): Promise<void> }> {

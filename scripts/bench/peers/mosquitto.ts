@@ -1,22 +1,10 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "../../testing/free-port.ts";
+import { freePort, portAccepts } from "../../testing/free-port.ts";
 import { Program } from "./program.ts";
 
 export const MOSQUITTO = "/usr/sbin/mosquitto";
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ port, host: "127.0.0.1" });
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-}
 
 /**
  * Debian's mosquitto (2.0) with its own config on a free port, never the system service.
@@ -60,7 +48,7 @@ export class MosquittoPeer {
     );
     const peer = new MosquittoPeer(root, `mqtt://127.0.0.1:${port}`, program);
     try {
-      await program.waitReady(() => accepts(port), 15_000);
+      await program.waitReady(() => portAccepts(port), 15_000);
     } catch (err) {
       await peer.stop();
       throw err;

@@ -1,6 +1,7 @@
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { CHROMIUM, chromiumMissing } from "../../../scripts/testing/peers.ts";
+import { launchChromium } from "../../../scripts/testing/chromium.ts";
+import { chromiumMissing } from "../../../scripts/testing/peers.ts";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { TestServer } from "../../testing/harness.ts";
 
@@ -14,19 +15,7 @@ requirePeer("chromium", chromiumMissing).describe("the API explorer in a real br
 
   beforeAll(async () => {
     t = await TestServer.start();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
