@@ -56,6 +56,9 @@ export class TestServer {
       LOGIN_RATE_LIMIT: "1000",
       LOGIN_RATE_LIMIT_PER_ADDRESS: "100000",
       ENROLL_RATE_LIMIT: "100000",
+      // Tests count and compare raw rows of readings hours old: the packing job stays out of their
+      // way unless a test asks for it (TELEMETRY_PACK_AFTER_HOURS: "0").
+      TELEMETRY_PACK_AFTER_HOURS: "9000",
       ...overrides,
     });
     this.#logger = logger;
