@@ -32,6 +32,9 @@ const VACUUM_PAGES = 1_000;
 const RELEASE_ABOVE = 0.25;
 const KEEP_FREE = 0.02;
 const MIN_FREE_PAGES = 64;
+/** WAL truncation attempts after a pass, and the pause between them. */
+const TRUNCATE_ATTEMPTS = 50;
+const TRUNCATE_RETRY_MS = 100;
 
 /**
  * Packs cold raw telemetry (older than its pack cutoff) into compressed blocks, series by series,
@@ -120,19 +123,24 @@ export class TelemetryPacker {
   }
 
   /**
-   * Checkpoints the WAL and truncates it to nothing, if no reader is in the way (it never waits):
-   * a packing pass rewrites a lot, and the WAL file keeps its largest size until truncated.
-   * Returns whether it was truncated.
+   * Checkpoints the WAL and truncates it to nothing: a packing pass rewrites a lot, and the WAL
+   * file keeps its largest size until truncated. The attempt never waits on a lock (the WAL
+   * checkpointer's thread may hold it for a moment); it is retried every TRUNCATE_RETRY_MS, up to
+   * TRUNCATE_ATTEMPTS times. Returns whether the WAL was truncated.
    */
-  truncateWal(): boolean {
-    const timeout = Number(this.#sqlite.pragma("busy_timeout", { simple: true }));
-    this.#sqlite.pragma("busy_timeout = 0");
-    try {
-      const [result] = this.#sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-      return result?.busy === 0;
-    } finally {
-      this.#sqlite.pragma(`busy_timeout = ${timeout}`);
+  async truncateWal(shouldStop: () => boolean): Promise<boolean> {
+    for (let attempt = 0; attempt < TRUNCATE_ATTEMPTS && !shouldStop(); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, TRUNCATE_RETRY_MS));
+      const timeout = Number(this.#sqlite.pragma("busy_timeout", { simple: true }));
+      this.#sqlite.pragma("busy_timeout = 0");
+      try {
+        const [result] = this.#sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+        if (result?.busy === 0) return true;
+      } finally {
+        this.#sqlite.pragma(`busy_timeout = ${timeout}`);
+      }
     }
+    return false;
   }
 
   #step(seriesId: number, cutoffMs: number): PackStep | undefined {

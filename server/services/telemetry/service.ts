@@ -283,7 +283,7 @@ export class TelemetryService {
         this.#totals.packSeconds += totals.seconds;
         if (totals.rawRows > 0) {
           const released = await packer.releaseFreePages(stop);
-          const walTruncated = packer.truncateWal();
+          const walTruncated = await packer.truncateWal(stop);
           logger.info("telemetry packed", {
             raw_rows: totals.rawRows,
             points: totals.points,
