@@ -9,6 +9,8 @@ export type PackTotals = {
   /** Points encoded (raw rows plus those of blocks rewritten to take late readings). */
   points: number;
   blocks: number;
+  /** Blocks replaced by rewritten ones (late readings merged into them). */
+  rewritten: number;
   bytes: number;
   /** Series whose rows were packed. */
   series: number;
@@ -68,6 +70,7 @@ export class TelemetryPacker {
       rawRows: 0,
       points: 0,
       blocks: 0,
+      rewritten: 0,
       bytes: 0,
       series: 0,
       seconds: 0,
@@ -158,6 +161,7 @@ function add(totals: PackTotals, step: PackStep): void {
   totals.rawRows += step.rawRows;
   totals.points += step.points;
   totals.blocks += step.blocksWritten;
+  totals.rewritten += step.blocksReplaced;
   totals.bytes += step.bytes;
 }
 

@@ -288,6 +288,7 @@ export class TelemetryService {
             raw_rows: totals.rawRows,
             points: totals.points,
             blocks: totals.blocks,
+            blocks_rewritten: totals.rewritten,
             bytes: totals.bytes,
             bytes_per_point: Math.round((totals.bytes / Math.max(1, totals.points)) * 100) / 100,
             series: totals.series,
