@@ -2,6 +2,9 @@
 # Run:   docker run -d -p 8080:8080 -p 1883:1883 -v caudal-data:/var/lib/caudal \
 #          -e TOTP_SECRET_ENCRYPTION_KEY="$(openssl rand -base64 32)" caudal-server
 # Keep that key: TOTP secrets stored under the old key cannot be read with a new one.
+# Agent installers: the image holds no agent executables and no wixl. Build them with
+# `npm run build:agent` and mount the folder: -v "$PWD/dist/agent:/app/dist/agent:ro". The Linux
+# script and binary downloads then work; Windows MSIs also need wixl (Debian: wixl) in the image.
 # No Docker engine runs on the development machines: scripts/container/image.test.ts follows this
 # file's steps in a throw-away directory and starts the server from what they assemble.
 
@@ -12,7 +15,13 @@ COPY package.json package-lock.json ./
 COPY scripts/container/build-image-root.sh ./
 COPY shared ./shared
 COPY server ./server
-# Production dependencies, server/ and shared/ into app/; an empty data/ for the volume.
+COPY installers/linux/linux-install.sh ./installers/linux/
+COPY systemd/caudal-agent.service ./systemd/
+# The operator console's sources and its build script (esbuild).
+COPY console ./console
+COPY scripts/build/console.ts scripts/build/console-bundle.ts scripts/build/console-tools.ts ./scripts/build/
+# Production dependencies, server/ and shared/ into app/, the console built into app/dist/console;
+# an empty data/ for the volume.
 RUN sh build-image-root.sh . app data
 
 FROM node:24.21.0-bookworm-slim

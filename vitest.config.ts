@@ -10,6 +10,7 @@ export default defineConfig({
       "scripts/**/*.test.ts",
       "installers/**/*.test.ts",
       "systemd/**/*.test.ts",
+      "console/**/*.test.ts",
     ],
     // The skip summary first: vitest's own summary stays the closing lines of the run.
     reporters: [new SkipSummaryReporter(), "default"],

@@ -11,6 +11,7 @@ import { LocalApi } from "./local-api.ts";
 import { browseDevice } from "./runtime/browse.ts";
 import { DevicePoller, type PolledValue } from "./runtime/device-poller.ts";
 import { ExceptionFilter } from "./runtime/exception-filter.ts";
+import { LastValues } from "./runtime/last-values.ts";
 import { LocalAlarms } from "./runtime/local-alarms.ts";
 import { testReadDevice } from "./runtime/test-read.ts";
 import { configProblems } from "./runtime/validate-config.ts";
@@ -21,6 +22,12 @@ import { AGENT_VERSION } from "./version.ts";
 
 const HEARTBEAT_MS = 15_000;
 
+/** How a reading beyond what the server accepts shows locally. */
+const OUT_OF_RANGE = {
+  quality: "out_of_range",
+  detail: "beyond ±1e15: check data_type, word_order and scale_factor",
+} as const;
+
 export type AgentOptions = {
   log: AgentLog;
   now?: () => number;
@@ -28,15 +35,6 @@ export type AgentOptions = {
   /** Request timeout and reconnect backoff of device links. */
   timing?: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number };
   heartbeatMs?: number;
-};
-
-type LastValue = {
-  alias: string;
-  device_id: string;
-  value: number | null;
-  quality: string;
-  detail?: string;
-  ts: string;
 };
 
 /**
@@ -50,7 +48,7 @@ export class CaudalAgent {
   readonly store: AgentStore;
   readonly #filter = new ExceptionFilter();
   readonly #alarms: LocalAlarms;
-  readonly #lastValues = new Map<string, LastValue>();
+  readonly #lastValues = new LastValues();
   readonly #startedAt = Date.now();
   #pollers: DevicePoller[] = [];
   #sync: SyncClient | undefined;
@@ -149,7 +147,12 @@ export class CaudalAgent {
   }
 
   status() {
-    const applied = this.store.appliedConfig();
+    return { ...this.summary(), last_values: this.#lastValues.list() };
+  }
+
+  /** The status without the last value of every variable (heartbeats and /health need no more). */
+  summary() {
+    const applied = this.store.appliedVersion();
     const buffer = this.store.outbox.stats();
     return {
       agent_id: this.store.agentId,
@@ -166,7 +169,6 @@ export class CaudalAgent {
           }
         : null,
       devices: this.#pollers.map((p) => p.status),
-      last_values: [...this.#lastValues.values()],
       buffer: {
         batches: buffer.batches,
         points: buffer.points,
@@ -201,7 +203,7 @@ export class CaudalAgent {
   #run(config: AgentRuntimeConfig): void {
     const variableIds = new Set(config.devices.flatMap((d) => d.variables.map((v) => v.id)));
     this.#filter.retain(variableIds);
-    for (const id of this.#lastValues.keys()) if (!variableIds.has(id)) this.#lastValues.delete(id);
+    this.#lastValues.retain(variableIds);
     const cleared = this.#alarms.setRules(config.alert_rules, this.#o.now());
     if (cleared.length > 0) this.#enqueue({ series: [], alarms: cleared });
     this.#pollers = config.devices.map(
@@ -218,7 +220,7 @@ export class CaudalAgent {
 
   /** Validates, applies atomically (old pollers stop only once the new config is accepted), persists, reports. */
   async #applyDeployment(message: Payload<"config">): Promise<void> {
-    const current = this.store.appliedConfig();
+    const current = this.store.appliedVersion();
     const report = (status: "applied" | "failed", error: string | null) =>
       this.#sync?.publish("configStatus", {
         agent_id: this.store.agentId,
@@ -264,42 +266,35 @@ export class CaudalAgent {
   #record(deviceId: string, assetId: string, values: PolledValue[]): void {
     const series = new Map<string, SeriesPoints>();
     const alarms: AlarmTransition[] = [];
+    // Counted per poll, not per value: a labelled inc() costs a label lookup each time.
+    const polled = new Map<string, number>();
+    let outOfRange = 0;
     for (const { variable, result, ts } of values) {
-      this.metrics.polledValues.inc({ quality: result.quality });
-      this.#lastValues.set(variable.id, {
-        alias: variable.alias,
-        device_id: deviceId,
-        value: result.value,
-        quality: result.quality,
-        ...(result.detail ? { detail: result.detail } : {}),
-        ts: new Date(ts).toISOString(),
-      });
+      polled.set(result.quality, (polled.get(result.quality) ?? 0) + 1);
+      this.#lastValues.set(variable, deviceId, result, ts);
       if (result.quality !== "good" || result.value === null) continue;
       // The server refuses a batch holding a value beyond ±1e15 (shared/telemetry-limits.ts):
       // such a value (a mis-typed register, a garbage float) is kept out of the batch, shown locally.
       if (!readingInRange(result.value)) {
-        this.metrics.polledValues.inc({ quality: "out_of_range" });
-        this.#lastValues.set(variable.id, {
-          alias: variable.alias,
-          device_id: deviceId,
-          value: result.value,
-          quality: "out_of_range",
-          detail: "beyond ±1e15: check data_type, word_order and scale_factor",
-          ts: new Date(ts).toISOString(),
-        });
+        outOfRange += 1;
+        this.#lastValues.set(variable, deviceId, { value: result.value, ...OUT_OF_RANGE }, ts);
         continue;
       }
-      alarms.push(...this.#alarms.observe(assetId, variable.alias, result.value, ts));
+      const raised = this.#alarms.observe(assetId, variable.alias, result.value, ts);
+      if (raised.length > 0) alarms.push(...raised);
       if (!this.#filter.accept(variable.id, result.value, variable.deadband, ts)) continue;
-      const s = series.get(variable.alias) ?? {
-        asset_id: assetId,
-        variable: variable.alias,
-        unit: variable.unit,
-        points: [],
-      };
-      s.points.push([ts, result.value]);
-      series.set(variable.alias, s);
+      const s = series.get(variable.alias);
+      if (s) s.points.push([ts, result.value]);
+      else
+        series.set(variable.alias, {
+          asset_id: assetId,
+          variable: variable.alias,
+          unit: variable.unit,
+          points: [[ts, result.value]],
+        });
     }
+    for (const [quality, n] of polled) this.metrics.polledValues.inc({ quality }, n);
+    if (outOfRange > 0) this.metrics.polledValues.inc({ quality: "out_of_range" }, outOfRange);
     if (series.size === 0 && alarms.length === 0) return;
     this.#enqueue({ series: [...series.values()], alarms });
   }
@@ -313,7 +308,7 @@ export class CaudalAgent {
   }
 
   #heartbeat(): void {
-    const s = this.status();
+    const s = this.summary();
     this.metrics.bufferBatches.set(s.buffer.batches);
     this.metrics.bufferPoints.set(s.buffer.points);
     this.metrics.bufferBytes.set(s.buffer.bytes);

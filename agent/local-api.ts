@@ -68,7 +68,7 @@ export class LocalApi {
       return json(405, { error: "MethodNotAllowed", message: "the local API is read-only" });
     switch (path) {
       case "/health": {
-        const s = this.#agent.status();
+        const s = this.#agent.summary();
         const failing = s.devices.filter((d) => d.state === "failing").length;
         return json(200, {
           status: failing > 0 || !s.connected ? "degraded" : "ok",

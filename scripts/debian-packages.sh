@@ -10,11 +10,12 @@ set -uo pipefail
 # g++ and make: node-gyp builds native addons (scripts/node-env.test.ts builds one).
 # Agent distribution (DESIGN.md): qemu-user-static with arm64's libc and libstdc++ runs the aarch64
 # binary, binutils-aarch64-linux-gnu strips it, wixl builds the MSI and msitools checks it,
-# shellcheck checks the Linux install script. systemd: systemd-analyze checks the unit files in
-# systemd/, and systemd-notify is what both programs call under systemd (an image may lack it).
+# shellcheck checks the Linux install script, and curl and wget are the downloaders it runs with.
+# systemd: systemd-analyze checks the unit files in systemd/, and systemd-notify is what both
+# programs call under systemd (an image may lack it).
 want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make
   qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross binutils-aarch64-linux-gnu wixl msitools
-  shellcheck systemd)
+  shellcheck curl wget systemd)
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

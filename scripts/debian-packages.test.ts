@@ -21,6 +21,8 @@ const FRESH = [
   "wixl",
   "msitools",
   "shellcheck",
+  "curl",
+  "wget",
   "systemd",
 ];
 

@@ -66,8 +66,11 @@ describe("scripts/node-env.sh and npm's configuration", () => {
   it("a nested npm does not repeat the warning a nodedir in the user's npmrc causes", () => {
     const { status, out } = nestedNpm(shellEnv({ npmrc: "fund=false\nnodedir=/usr\n", pinnedFirst: true }));
     expect(status, out).toBe(0);
-    // The first npm reads the user's file before any script of ours runs: its one warning stays.
-    expect(warnings(out)).toEqual([expect.stringContaining('Unknown user config "nodedir"')]);
+    // The first npm reads the user's file before any script of ours runs: its warning, when its
+    // version gives one (npm 11.19 no longer does), stays; the nested npm must not add another.
+    const seen = warnings(out);
+    expect(seen.length, out).toBeLessThanOrEqual(1);
+    for (const line of seen) expect(line).toContain('Unknown user config "nodedir"');
   });
 
   requirePeer("g++ and make", compilerMissing).it(

@@ -174,6 +174,9 @@ describe("npm start (scripts/start.ts)", () => {
     expect(projectId).toBe(agentConfig.project_id);
     for (const path of ["/docs", "/docs/openapi.yaml", "/health", "/metrics"])
       expect(out).toContain(`${base}${path}`);
+    // The console's address comes first.
+    const addresses = out.slice(out.indexOf("Caudal is running")).split("\n").slice(1);
+    expect(addresses[0]).toBe(`  Console        ${base}/ (the operator console: sign in there)`);
     expect(out).toContain(`http://127.0.0.1:${ports.agent}/status`);
     expect(out).toContain(`password  ${credentials.password}`);
     expect(out).toContain(`${base}/api/telemetry/${wellId}`);

@@ -1,6 +1,8 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { stop as stopEsbuild } from "esbuild";
 import { loadServerConfig, type ServerConfig } from "../server/config.ts";
+import { buildConsole } from "./build/console-bundle.ts";
 import { provisionDemo } from "./demo/provision.ts";
 import { banner, probeBaseUrl, publicBaseUrl } from "./start/banner.ts";
 import { demoBanner } from "./start/demo-banner.ts";
@@ -62,6 +64,22 @@ if (envFile.pending !== undefined) {
 }
 for (const warning of envFile.warnings) say(`== warning: ${warning}`);
 
+// The operator console from this checkout's sources, into CONSOLE_DIR (a few hundred ms; the same
+// sources give the same files). Without it the server still runs and says so at `/`.
+try {
+  const started = Date.now();
+  const { brotliBytes } = await buildConsole(resolve(root, config.CONSOLE_DIR));
+  const kib = Object.values(brotliBytes).reduce((a, b) => a + b, 0) / 1024;
+  say(`== console built in ${Date.now() - started} ms (${kib.toFixed(0)} KiB compressed)`);
+} catch (err) {
+  say(
+    `== warning: the console could not be built (${err instanceof Error ? err.message : String(err)}); / answers 503`,
+  );
+} finally {
+  // esbuild keeps a service process for later builds: none come, and it must not outlive us.
+  await stopEsbuild();
+}
+
 /** The agent and the simulator need none of the server's secrets. */
 const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...childEnv } = env;
 
@@ -104,6 +122,8 @@ async function bringUp(): Promise<void> {
     if (!supervisor.stopping) throw new Error(`the server did not answer ${probe}/health within 60 s`);
     return;
   }
+  // The first thing a person needs, before the demo's set-up lines; the banner repeats it.
+  say(`== the operator console is at ${base}/`);
   if (!start.CAUDAL_DEMO) {
     say(banner(base, await requiresSetup(probe), envPath, requestLogFile));
     return;

@@ -13,5 +13,7 @@ echo "== lint (biome)"
 npx biome ci .
 echo "== type check (tsc)"
 npx tsc --noEmit -p .
+# The operator console runs in browsers: its own program, with the DOM's types.
+npx tsc --noEmit -p console
 echo "== tests (vitest)"
 npx vitest run "$@"

@@ -19,9 +19,14 @@ import { anhRoutes } from "./routes/anh/index.ts";
 import { auditRoutes } from "./routes/audit/index.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { billingRoutes } from "./routes/billing/index.ts";
+import { ConsoleFiles } from "./routes/console/console-files.ts";
+import { consoleRoutes } from "./routes/console/index.ts";
 import { dashboardRoutes } from "./routes/dashboard/index.ts";
+import { distributionRoutes } from "./routes/distribution/index.ts";
 import { edgeFieldRoutes } from "./routes/edge/field-routes.ts";
+import { installerRoutes } from "./routes/installers/index.ts";
 import { mqttWebSocketRoutes } from "./routes/mqtt/index.ts";
+import { mqttCredentialRoutes } from "./routes/mqtt-credentials/index.ts";
 import { downtimeRoutes } from "./routes/records/downtime/index.ts";
 import { labResultRoutes } from "./routes/records/lab-results/index.ts";
 import { meterReadingRoutes } from "./routes/records/meter-readings/index.ts";
@@ -72,6 +77,7 @@ export function createApp(deps: AppDeps) {
   });
 
   // Root paths /health, /metrics, /docs; the document is built on first request, after all mounts.
+  app.route("/", consoleRoutes(new ConsoleFiles(ctx.config.CONSOLE_DIR)));
   app.route("/", systemRoutes(ctx, { health: deps.health ?? {}, document: openApiDocumentOnce(app) }));
   app.route("/api/auth", authRoutes(ctx));
   app.route("/api/movements", movementRoutes(ctx));
@@ -82,6 +88,9 @@ export function createApp(deps: AppDeps) {
   app.route("/api/audit", auditRoutes(ctx));
   app.route("/api/edge", edgeFieldRoutes(ctx));
   app.route("/api/edge", agentRoutes(ctx, { mqttPort: () => deps.broker?.port ?? ctx.config.MQTT_PORT }));
+  app.route("/api/edge", installerRoutes(ctx));
+  app.route("/api/edge", distributionRoutes(ctx));
+  app.route("/api/edge", mqttCredentialRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));

@@ -3,6 +3,7 @@ import { z } from "zod";
 
 /** The repository's dist/agent, where `npm run build:agent` writes. */
 const DEFAULT_AGENT_DIST_DIR = fileURLToPath(new URL("../dist/agent", import.meta.url));
+const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL("../dist/console", import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -59,7 +60,11 @@ export const serverConfigSchema = z.object({
    * binary endpoint and packed into MSIs. Relative paths are from the working directory.
    */
   AGENT_DIST_DIR: z.string().min(1).default(DEFAULT_AGENT_DIST_DIR),
+  /** How long wixl may take to build one MSI before it is killed and the build fails. */
+  INSTALLER_BUILD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** The built operator console (`npm run build:console`), served at `/`. Relative paths are from the working directory. */
+  CONSOLE_DIR: z.string().min(1).default(DEFAULT_CONSOLE_DIR),
 });
 
 export type ServerConfig = z.infer<typeof serverConfigSchema>;

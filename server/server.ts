@@ -15,6 +15,8 @@ import type { Logger } from "./logger.ts";
 import { AutoDeploy } from "./services/agents/auto-deploy.ts";
 import { AlarmEngine } from "./services/alarms/engine.ts";
 import { type Clock, type ServiceContext, systemClock } from "./services/context.ts";
+import { AgentArtifacts } from "./services/distribution/agent-artifacts.ts";
+import { InstallerBuildWorker } from "./services/distribution/installer-builds/build-worker.ts";
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
 import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
@@ -47,6 +49,7 @@ export class CaudalServer {
   #requestLog: RequestLogFile | undefined;
   #activity: ActivityLog | undefined;
   #autoDeploy: AutoDeploy | undefined;
+  #installerBuilds: InstallerBuildWorker | undefined;
 
   constructor(options: CaudalServerOptions) {
     this.#options = options;
@@ -126,6 +129,9 @@ export class CaudalServer {
     // After the broker: it publishes each automatic deployment retained to the agent.
     this.#autoDeploy = new AutoDeploy(this.#ctx, this.#options.autoDeployDelayMs);
     this.#autoDeploy.start();
+    // Before HTTP: a build left running by the last run is failed before anyone asks about it.
+    this.#installerBuilds = new InstallerBuildWorker(this.#ctx, new AgentArtifacts(config.AGENT_DIST_DIR));
+    this.#installerBuilds.start();
     this.#requestLog = config.REQUEST_LOG_FILE
       ? openRequestLogFile(config.REQUEST_LOG_FILE, config.LOG_LEVEL, logger)
       : undefined;
@@ -187,6 +193,9 @@ export class CaudalServer {
     // No more changes arrive once HTTP is closed; pending automatic deployments are dropped (start() checks again).
     this.#autoDeploy?.stop();
     this.#autoDeploy = undefined;
+    // No new builds are queued once HTTP is closed; a running wixl is killed and its build failed.
+    await this.#installerBuilds?.stop();
+    this.#installerBuilds = undefined;
     // After HTTP; before telemetry stops, so a batch being handled still commits.
     await this.#broker?.stop();
     this.#broker = undefined;

@@ -10,8 +10,14 @@ export class ExceptionFilter {
 
   accept(variableId: string, value: number, deadband: number, ts: number): boolean {
     const last = this.#last.get(variableId);
-    if (last && Math.abs(value - last.value) <= deadband && ts - last.ts < HEARTBEAT_MS) return false;
-    this.#last.set(variableId, { value, ts });
+    if (!last) {
+      this.#last.set(variableId, { value, ts });
+      return true;
+    }
+    if (Math.abs(value - last.value) <= deadband && ts - last.ts < HEARTBEAT_MS) return false;
+    // Updated in place: one record per variable, not one per recorded value.
+    last.value = value;
+    last.ts = ts;
     return true;
   }
 

@@ -6,6 +6,8 @@ import type { AgentRule } from "../../shared/mqtt/agent-config.ts";
 import type { AgentStore, LocalAlarm } from "../store/agent-store.ts";
 import type { AlarmTransition } from "../store/outbox.ts";
 
+const NO_TRANSITIONS: readonly AlarmTransition[] = Object.freeze([]);
+
 /**
  * Evaluates the deployed alert rules at the edge with the shared evaluator, so a site with no
  * WAN still raises (and later syncs) its alarms. State is rebuilt from the local store on start.
@@ -57,9 +59,10 @@ export class LocalAlarms {
   }
 
   /** Evaluates one good reading; returns the transitions to sync. */
-  observe(assetId: string, variable: string, value: number, ts: number): AlarmTransition[] {
+  observe(assetId: string, variable: string, value: number, ts: number): readonly AlarmTransition[] {
     const rules = this.#rulesByAlias.get(variable);
-    if (!rules) return [];
+    // Most variables have no rule: no array for them, on every poll.
+    if (!rules) return NO_TRANSITIONS;
     const out: AlarmTransition[] = [];
     for (const rule of rules) {
       const key = `${rule.id}|${assetId}`;

@@ -94,6 +94,23 @@ export class AgentStore {
     };
   }
 
+  /**
+   * Which configuration is applied, without parsing it: status and heartbeats ask every few
+   * seconds, and the body of a 10,000-tag configuration is megabytes of JSON.
+   */
+  appliedVersion(): Omit<AppliedConfig, "config"> | undefined {
+    const row = this.#conn()
+      .prepare("SELECT deployment_id, version, hash, applied_at FROM applied_config WHERE id = 1")
+      .get() as { deployment_id: string; version: number; hash: string; applied_at: number } | undefined;
+    if (!row) return undefined;
+    return {
+      deploymentId: row.deployment_id,
+      version: row.version,
+      hash: row.hash,
+      appliedAt: row.applied_at,
+    };
+  }
+
   saveAppliedConfig(c: AppliedConfig): void {
     this.#conn()
       .prepare(

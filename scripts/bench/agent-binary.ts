@@ -1,6 +1,16 @@
 import { type ChildProcess, fork, spawn, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -14,14 +24,22 @@ import { freePort } from "../testing/free-port.ts";
 import { runtimeConfig } from "./agent.ts";
 import { ask } from "./ipc.ts";
 
-// `npm run bench -- agent-binary [--runs 3] [--devices 2] [--tags 5000] [--duration 30]`
+// `npm run bench -- agent-binary [--runs 3] [--devices 2] [--tags 5000] [--duration 30] [--exe FILE]
+//   [--node-options "<flags>"] [--env NAME=VALUE]...`
 //
-// The x86_64 single executable as systemd runs it (systemd/caudal-agent.service: MALLOC_ARENA_MAX=2,
-// NODE_OPTIONS=--max-semi-space-size=1), with no Node on PATH:
+// The x86_64 single executable as systemd runs it (the Environment= lines of
+// systemd/caudal-agent.service: MALLOC_ARENA_MAX, NODE_OPTIONS), with no Node on PATH:
 //   cold start  from exec to the first good value on its local API (the first poll stored), with the
 //               devices × tags configuration already in its store, as after a reboot;
 //   rss         its RSS (from /proc) while polling devices × tags float32 at 1 s; issue 10's target is
-//               ≤ 100 MB at 10,000 tags.
+//               ≤ 100 MB at 10,000 tags. At the end, its anonymous part (heaps) and its file-backed
+//               part (the executable's pages: Node's code and the SEA blob).
+// --exe measures another build; --node-options and --env override the unit's settings (to compare
+// V8 flags).
+// Before each run the executable's pages are written back and dropped from the page cache, so it
+// is mapped from disk as after a reboot. A file just written (built, or downloaded by the install
+// script) sits in the page cache in large folios, and mapping one page of those maps the whole
+// folio: the same agent then shows up to ~30 MB more file-backed RSS (89 MB instead of 56).
 // The Modbus devices are scripts/bench/agent/sim.ts; the broker URL points at a closed port, so the
 // agent buffers as during an outage (what sync costs is `npm run bench -- sync`).
 
@@ -31,20 +49,56 @@ const median = (xs: number[]) => {
   const mid = Math.floor(s.length / 2);
   return s.length % 2 ? (s[mid] ?? Number.NaN) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
 };
-const SIM_FILE = fileURLToPath(new URL("./agent/sim.ts", import.meta.url));
+/** Writes `file` back and drops its pages from the page cache (posix_fadvise DONTNEED, through dd). */
+function dropFromPageCache(file: string): void {
+  const fd = openSync(file, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  const dd = spawnSync("dd", [`if=${file}`, "iflag=nocache", "count=0", "status=none"], { encoding: "utf8" });
+  if (dd.status !== 0) throw new Error(`dd could not drop ${file} from the page cache: ${dd.stderr}`);
+}
 
-function procStat(pid: number): { rssMb: number; cpuS: number } {
+const SIM_FILE = fileURLToPath(new URL("./agent/sim.ts", import.meta.url));
+const UNIT_FILE = fileURLToPath(new URL("../../systemd/caudal-agent.service", import.meta.url));
+
+/** The unit's `Environment=NAME=VALUE` lines, but AGENT_CONFIG (the bench writes its own). */
+function unitEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const m of readFileSync(UNIT_FILE, "utf8").matchAll(/^Environment=([A-Z_]+)=(.*)$/gm))
+    if (m[1] && m[1] !== "AGENT_CONFIG") env[m[1]] = m[2] ?? "";
+  return env;
+}
+
+function procStat(pid: number): { rssMb: number; anonMb: number; fileMb: number; cpuS: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  const mb = (field: string) =>
+    Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) / 1024;
   // utime and stime, fields 14 and 15, in clock ticks (100 per second on Linux).
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return { rssMb: rssKb / 1024, cpuS: ticks / 100 };
+  return { rssMb: mb("VmRSS"), anonMb: mb("RssAnon"), fileMb: mb("RssFile"), cpuS: ticks / 100 };
 }
 
-type Run = { coldStartMs: number; rssMaxMb: number; rssEndMb: number; cores: number; good: number };
+type Run = {
+  coldStartMs: number;
+  rssMaxMb: number;
+  rssEndMb: number;
+  anonEndMb: number;
+  fileEndMb: number;
+  cores: number;
+  good: number;
+};
 
-async function oneRun(exe: string, devices: number, tags: number, durationS: number): Promise<Run> {
+async function oneRun(
+  exe: string,
+  runEnv: Record<string, string>,
+  devices: number,
+  tags: number,
+  durationS: number,
+): Promise<Run> {
   const sim: ChildProcess = fork(SIM_FILE, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
   const dir = mkdtempSync(join(tmpdir(), "caudal-bench-sea-"));
   let agent: ChildProcess | undefined;
@@ -76,13 +130,8 @@ async function oneRun(exe: string, devices: number, tags: number, durationS: num
       }),
     );
     mkdirSync(join(dir, "bin"));
-    const env = {
-      PATH: join(dir, "bin"),
-      HOME: dir,
-      AGENT_CONFIG: join(dir, "agent.json"),
-      MALLOC_ARENA_MAX: "2",
-      NODE_OPTIONS: "--max-semi-space-size=1",
-    };
+    const env = { ...runEnv, PATH: join(dir, "bin"), HOME: dir, AGENT_CONFIG: join(dir, "agent.json") };
+    dropFromPageCache(exe);
     const t0 = performance.now();
     agent = spawn(exe, [], { env, stdio: "ignore" });
     const pid = agent.pid ?? 0;
@@ -117,6 +166,8 @@ async function oneRun(exe: string, devices: number, tags: number, durationS: num
       coldStartMs,
       rssMaxMb,
       rssEndMb: last.rssMb,
+      anonEndMb: last.anonMb,
+      fileEndMb: last.fileMb,
       cores: (last.cpuS - start.cpuS) / durationS,
       good: body.last_values.filter((v) => v.quality === "good").length,
     };
@@ -137,25 +188,39 @@ export async function run(args: string[]): Promise<void> {
       devices: { type: "string", default: "2" },
       tags: { type: "string", default: "5000" },
       duration: { type: "string", default: "30" },
+      exe: { type: "string" },
+      "node-options": { type: "string" },
+      env: { type: "string", multiple: true },
     },
   });
   const runs = Number(values.runs);
   const devices = Number(values.devices);
   const tags = Number(values.tags);
-  const { dir, manifest } = await builtAgentBinaries();
-  const built = join(dir, agentArtifactFile("linux-x86_64"));
+  const runEnv = unitEnvironment();
+  if (values["node-options"] !== undefined) runEnv.NODE_OPTIONS = values["node-options"];
+  for (const pair of values.env ?? []) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new Error(`--env takes NAME=VALUE, not "${pair}"`);
+    runEnv[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  const built = values.exe ?? join((await builtAgentBinaries()).dir, agentArtifactFile("linux-x86_64"));
   const home = mkdtempSync(join(tmpdir(), "caudal-bench-sea-exe-"));
   const exe = join(home, "caudal-agent");
   linkSync(built, exe);
   const version = spawnSync(exe, ["--version"], { encoding: "utf8", env: { PATH: "" } }).stdout.trim();
   say(`${version}; ${devices} devices × ${tags} float32 tags at 1 s; ${runs} runs of ${values.duration} s`);
+  say(
+    `environment: ${Object.entries(runEnv)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(" ")}`,
+  );
   const results: Run[] = [];
   try {
     for (let i = 0; i < runs; i++) {
-      const r = await oneRun(exe, devices, tags, Number(values.duration));
+      const r = await oneRun(exe, runEnv, devices, tags, Number(values.duration));
       results.push(r);
       say(
-        `run ${i + 1}: cold start to first poll ${r.coldStartMs.toFixed(0)} ms, RSS max ${r.rssMaxMb.toFixed(1)} MB (end ${r.rssEndMb.toFixed(1)} MB), ${r.cores.toFixed(3)} cores, ${r.good} good tags`,
+        `run ${i + 1}: cold start to first poll ${r.coldStartMs.toFixed(0)} ms, RSS max ${r.rssMaxMb.toFixed(1)} MB (end ${r.rssEndMb.toFixed(1)} MB: anon ${r.anonEndMb.toFixed(1)}, file ${r.fileEndMb.toFixed(1)}), ${r.cores.toFixed(3)} cores, ${r.good} good tags`,
       );
     }
   } finally {
@@ -163,7 +228,7 @@ export async function run(args: string[]): Promise<void> {
   }
   const m = (f: (r: Run) => number) => median(results.map(f));
   say(
-    `median: cold start ${m((r) => r.coldStartMs).toFixed(0)} ms, RSS max ${m((r) => r.rssMaxMb).toFixed(1)} MB (target ≤ 100 MB at 10,000 tags), ${m((r) => r.cores).toFixed(3)} cores`,
+    `median: cold start ${m((r) => r.coldStartMs).toFixed(0)} ms, RSS max ${m((r) => r.rssMaxMb).toFixed(1)} MB (target ≤ 100 MB at 10,000 tags; end: anon ${m((r) => r.anonEndMb).toFixed(1)}, file ${m((r) => r.fileEndMb).toFixed(1)}), ${m((r) => r.cores).toFixed(3)} cores`,
   );
-  say(JSON.stringify({ commit: manifest.commit, runs: results }));
+  say(JSON.stringify({ version, env: runEnv, runs: results }));
 }

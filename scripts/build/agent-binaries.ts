@@ -20,10 +20,12 @@ import {
   type AgentTarget,
   agentArtifactFile,
   agentBuildManifestSchema,
+  WINSW_FILE,
 } from "../../shared/distribution/agent-manifest.ts";
 import { bundleAgent, packageVersion, ROOT } from "./bundle-agent.ts";
 import { NODE_VERSION, nodeRuntime } from "./node-runtime.ts";
-import { buildExecutable, nativeAssets } from "./sea.ts";
+import { AGENT_EXEC_ARGV, buildExecutable, nativeAssets } from "./sea.ts";
+import { copyWinsw, winswBytes } from "./winsw.ts";
 
 export const DEFAULT_AGENT_DIST = join(ROOT, "dist", "agent");
 
@@ -62,6 +64,10 @@ export function readManifest(outDir: string): AgentBuildManifest | null {
   return parsed.success ? parsed.data : null;
 }
 
+function sameSize(file: string, bytes: number): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.size === bytes;
+}
+
 /** The last build still stands when its inputs are these and each file is still what it recorded. */
 function upToDate(
   manifest: AgentBuildManifest | null,
@@ -70,6 +76,10 @@ function upToDate(
   outDir: string,
 ) {
   if (!manifest || manifest.inputs_sha256 !== inputs) return false;
+  if (targets.includes("windows-x64")) {
+    const winsw = manifest.winsw;
+    if (!winsw || !sameSize(join(outDir, winsw.file), winsw.bytes)) return false;
+  }
   return targets.every((t) => {
     const a = manifest.artifacts.find((x) => x.target === t);
     const file = join(outDir, agentArtifactFile(t));
@@ -91,7 +101,11 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   const commit = gitCommit();
   const bundle = await bundleAgent({ version, commit });
   for (const warning of bundle.warnings) log(`esbuild: ${warning}`);
-  const inputs = createHash("sha256").update(NODE_VERSION).update("\0").update(bundle.code);
+  const inputs = createHash("sha256")
+    .update(NODE_VERSION)
+    .update(`\0${AGENT_EXEC_ARGV.join(" ")}\0`)
+    .update(bundle.code);
+  for (const [name, code] of Object.entries(bundle.chunks)) inputs.update(`\0${name}\0`).update(code);
   // The build's own code: a change in how executables are made is a change of input too.
   for (const file of readdirSync(import.meta.dirname)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
@@ -102,6 +116,8 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
     for (const [name, file] of Object.entries(nativeAssets(t)))
       inputs.update(`\0${name}\0`).update(readFileSync(file));
   }
+  // The MSI's service wrapper travels with the Windows executable.
+  if (targets.includes("windows-x64")) inputs.update(`\0${WINSW_FILE}\0`).update(winswBytes());
   const inputsSha256 = inputs.digest("hex");
   const previous = readManifest(outDir);
   if (!o.force && upToDate(previous, inputsSha256, targets, outDir) && previous) {
@@ -115,8 +131,14 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
   mkdirSync(workDir, { recursive: true });
   const bundleFile = join(workDir, "agent.cjs");
   writeFileSync(bundleFile, bundle.code);
+  const chunkFiles: Record<string, string> = {};
+  for (const [name, code] of Object.entries(bundle.chunks)) {
+    chunkFiles[name] = join(workDir, name.replaceAll("/", "-"));
+    writeFileSync(chunkFiles[name], code);
+  }
+  const chunkSizes = Object.entries(bundle.chunks).map(([n, c]) => `${n} ${(c.length / 1e6).toFixed(1)} MB`);
   log(
-    `bundled the agent: ${(bundle.code.length / 1e6).toFixed(1)} MB of JavaScript (${version}, commit ${commit})`,
+    `bundled the agent: ${(bundle.code.length / 1e6).toFixed(1)} MB of JavaScript, and ${chunkSizes.join(", ")} loaded on first use (${version}, commit ${commit})`,
   );
 
   const artifacts: AgentArtifact[] = [];
@@ -126,7 +148,7 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
     log(`[${i + 1}/${targets.length}] ${file}`);
     const nodeBinary = nodeRuntime(target, log);
     const partial = join(outDir, `${file}.partial`);
-    buildExecutable({ target, bundleFile, nodeBinary, workDir, output: partial });
+    buildExecutable({ target, bundleFile, chunkFiles, nodeBinary, workDir, output: partial });
     renameSync(partial, join(outDir, file));
     const path = join(outDir, file);
     const artifact: AgentArtifact = {
@@ -153,6 +175,10 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
     inputs_sha256: inputsSha256,
     artifacts,
   };
+  if (targets.includes("windows-x64")) {
+    manifest.winsw = copyWinsw(outDir);
+    log(`${WINSW_FILE} (WinSW from node-windows, the MSI's service wrapper) sha256 ${manifest.winsw.sha256}`);
+  }
   const manifestFile = join(outDir, AGENT_MANIFEST_FILE);
   writeFileSync(`${manifestFile}.partial`, `${JSON.stringify(manifest, null, 2)}\n`);
   renameSync(`${manifestFile}.partial`, manifestFile);

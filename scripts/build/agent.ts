@@ -49,6 +49,8 @@ try {
     const xz = a.xz_bytes ? `, ${(a.xz_bytes / 1e6).toFixed(1)} MB with xz` : "";
     process.stdout.write(`${a.file}  ${(a.bytes / 1e6).toFixed(1)} MB${xz}  sha256 ${a.sha256}\n`);
   }
+  const w = manifest.winsw;
+  if (w) process.stdout.write(`${w.file}  ${(w.bytes / 1e3).toFixed(0)} kB  sha256 ${w.sha256}\n`);
 } catch (err) {
   process.stderr.write(`build:agent: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Assembles what the server image holds (Dockerfile, build stage), from a build context with
-# package.json, package-lock.json, server/ and shared/ (.dockerignore leaves out the tests):
-#   APP_DIR   production dependencies (npm ci --omit=dev), package.json, server/ and shared/;
+# package.json, package-lock.json, server/, shared/, the Linux install script, the agent's unit and
+# the console's sources with scripts/build/console*.ts (.dockerignore leaves out the tests):
+#   APP_DIR   production dependencies (npm ci --omit=dev), package.json, server/, shared/,
+#             installers/linux/linux-install.sh, systemd/caudal-agent.service, and the operator
+#             console built into dist/console (served at /);
 #   DATA_DIR  an empty folder, which the Dockerfile copies to the DATA_DIR volume owned by `node`
 #             (COPY keeps no folder's own mode; the server makes its files 0600).
 # No Docker engine runs on the development machines, so scripts/container/image.test.ts runs the
@@ -25,5 +28,22 @@ cp "$context/package.json" "$context/package-lock.json" "$app/"
 # so nothing compiles and the image needs no build tools.
 (cd "$app" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 cp -R "$context/server" "$context/shared" "$app/"
+# What GET /api/edge/projects/{id}/linux-install fills in: the script and the agent's unit.
+mkdir -p "$app/installers/linux" "$app/systemd"
+cp "$context/installers/linux/linux-install.sh" "$app/installers/linux/"
+cp "$context/systemd/caudal-agent.service" "$app/systemd/"
+
+# The console is bundled by esbuild with lit and uplot, devDependencies: only those (and what they
+# depend on, at the lockfile's versions) are installed, beside the build context, used once, and
+# never reach APP_DIR.
+tools="$(cd "$context" && pwd)/.console-tools"
+packages=$(node "$context/scripts/build/console-tools.ts" "$context/package-lock.json")
+mkdir -p "$tools"
+# A package.json of its own: npm would otherwise install into the nearest project above (the context).
+echo '{"private": true}' >"$tools/package.json"
+# shellcheck disable=SC2086 # one word per package@version
+(cd "$tools" && npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --loglevel=error $packages)
+ln -s "$tools/node_modules" "$context/node_modules"
+node "$context/scripts/build/console.ts" --out "$app/dist/console"
 
 mkdir -p "$data"

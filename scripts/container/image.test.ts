@@ -35,6 +35,9 @@ describe(".dockerignore: the build context is what the Dockerfile copies, nothin
     "server/db/migrations/meta/_journal.json",
     "shared/jcs.ts",
     "scripts/container/build-image-root.sh",
+    "console/src/main.ts",
+    "console/index.html",
+    "scripts/build/console-bundle.ts",
   ])("sends %s", (path) => {
     expect(isIgnored(path, PATTERNS)).toBe(false);
   });
@@ -52,6 +55,9 @@ describe(".dockerignore: the build context is what the Dockerfile copies, nothin
     "server/main.test.ts",
     "shared/jcs.test.ts",
     "server/testing/harness.ts",
+    "console/e2e/live.browser.test.ts",
+    "console/src/i18n/catalogs.test.ts",
+    "scripts/build/agent.ts",
   ])("leaves out %s", (path) => {
     expect(isIgnored(path, PATTERNS)).toBe(true);
   });
@@ -119,15 +125,31 @@ describe("the server image, built by following the Dockerfile without Docker", (
     expect(image.stopSignal).toBe("SIGTERM");
   });
 
-  it("holds production dependencies, server/ and shared/: no tests, no dev tools, no agent", () => {
+  it("holds production dependencies, server/, shared/ and the install script's parts: no tests, no dev tools, no agent", () => {
     const app = join(image.root, image.workdir);
     expect(readdirSync(app).sort()).toEqual([
+      "dist",
+      "installers",
       "node_modules",
       "package-lock.json",
       "package.json",
       "server",
       "shared",
+      "systemd",
     ]);
+    expect(readdirSync(join(app, "installers", "linux"))).toEqual(["linux-install.sh"]);
+    expect(readdirSync(join(app, "systemd"))).toEqual(["caudal-agent.service"]);
+    // The console, built; its sources and build tools stay behind.
+    expect(readdirSync(join(app, "dist"))).toEqual(["console"]);
+    expect(readdirSync(join(app, "dist", "console")).sort()).toEqual([
+      "assets",
+      "index.html",
+      "index.html.br",
+      "index.html.gz",
+      "manifest.json",
+    ]);
+    for (const tool of ["lit", "uplot", "axe-core", "playwright-core"])
+      expect(existsSync(join(app, "node_modules", tool)), tool).toBe(false);
     for (const dep of ["hono", "better-sqlite3", "@node-rs/argon2", "aedes", "drizzle-orm"])
       expect(existsSync(join(app, "node_modules", dep, "package.json")), dep).toBe(true);
     for (const dev of ["vitest", "typescript", "esbuild", "@biomejs/biome", "drizzle-kit", "node-snap7"])
@@ -186,6 +208,12 @@ describe("the server image, built by following the Dockerfile without Docker", (
         if (health !== 200) await new Promise((r) => setTimeout(r, 100));
       }
       expect(health).toBe(200);
+      // The operator console is served from the image, with its CSP.
+      const page = await fetch(`http://127.0.0.1:${port}/`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-security-policy")).toContain("script-src 'self'");
+      const script = /src="(assets\/app-[^"]+\.js)"/.exec(await page.text())?.[1];
+      expect((await fetch(`http://127.0.0.1:${port}/${script}`)).status).toBe(200);
       expect(await accepts(mqttPort)).toBe(true);
       expect(await exitOf(start(image.healthcheck, "ignore"))).toBe(0);
       server.kill(image.stopSignal as NodeJS.Signals);

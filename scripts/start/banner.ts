@@ -13,9 +13,13 @@ export function probeBaseUrl(config: Pick<ServerConfig, "HOST" | "PORT">): strin
   return wildcard ? `http://127.0.0.1:${config.PORT}` : publicBaseUrl(config);
 }
 
-/** The addresses both banners print; each answers 200 (scripts/start/first-contact.test.ts calls them). */
+/**
+ * The addresses both banners print, the console first; each answers 200
+ * (scripts/start/first-contact.test.ts calls them).
+ */
 export function serverLines(base: string): string[] {
   return [
+    `  Console        ${base}/ (the operator console: sign in there)`,
     `  API explorer   ${base}/docs (the REST API is under /api)`,
     `  OpenAPI        ${base}/docs/openapi.yaml`,
     `  Health         ${base}/health`,

@@ -53,6 +53,15 @@ export function systemdToolsMissing(): string | null {
   return null;
 }
 
+/** Builds the Windows MSI (the server runs it) and checks it (DESIGN.md, "Windows MSI"). */
+export const wixlMissing = filesMissing(["/usr/bin/wixl"], "wixl");
+export const msitoolsMissing = filesMissing(["/usr/bin/msiinfo", "/usr/bin/msiextract"], "msitools");
+
+/** The Linux install script's peers: its downloaders and its linter. */
+export const curlMissing = filesMissing(["/usr/bin/curl"], "curl");
+export const wgetMissing = filesMissing(["/usr/bin/wget"], "wget");
+export const shellcheckMissing = filesMissing(["/usr/bin/shellcheck"], "shellcheck");
+
 /**
  * Every peer program the tests drive, by the Debian package that provides it. scripts/test.sh
  * checks them all after scripts/debian-packages.sh ran (scripts/testing/check-peers.ts).
@@ -65,9 +74,15 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
   chromium: chromiumMissing,
   "g++ and make": compilerMissing,
   "qemu-user-static (arm64)": qemuAarch64Missing,
+  curl: curlMissing,
+  wget: wgetMissing,
+  shellcheck: shellcheckMissing,
   "binutils-aarch64-linux-gnu": filesMissing(
     ["/usr/bin/aarch64-linux-gnu-strip"],
     "binutils-aarch64-linux-gnu",
   ),
   systemd: systemdToolsMissing,
+
+  wixl: wixlMissing,
+  msitools: msitoolsMissing,
 };

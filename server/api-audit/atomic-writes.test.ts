@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../testing/harness.ts";
 import { bodyCases } from "./body-cases.ts";
 import { ChangeWatch } from "./db-snapshot.ts";
 import {
@@ -12,6 +11,7 @@ import {
   kindOfField,
   kindOfPathParam,
   type ProjectTree,
+  startAuditServer,
 } from "./fixtures.ts";
 import { contractProblems, send } from "./http-audit.ts";
 import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
@@ -33,7 +33,7 @@ import {
  * database exactly as it was (row counts and contents, the audit log included).
  */
 
-const t = await TestServer.start();
+const t = await startAuditServer();
 const writes = apiOperations(await fetchDocument(t)).filter(
   (op) => op.body !== undefined && op.method !== "GET" && op.method !== "DELETE",
 );
@@ -56,6 +56,7 @@ const KINDS: Kind[] = [
   "invoice",
   "user",
   "enrollment_code",
+  "installer_build",
 ];
 
 let A: ProjectTree;
@@ -70,6 +71,19 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(() => t.stop());
+
+/**
+ * An accepted case (a valid id of B, say) may change a project's configuration, and a project
+ * whose auto_deploy it turned on deploys about 2 s later, in the background. Such a deployment is
+ * the earlier request's doing: wait for it before the next case is compared.
+ */
+async function settled(): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (t.server.autoDeploy.pending > 0) {
+    if (Date.now() > deadline) throw new Error("auto-deploy still pending after 30 s");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const isId = (name: string) => kindOfField(name) !== undefined;
 
@@ -123,6 +137,7 @@ describe.each(writes.map((op): [string, Operation] => [op.id, op]))("%s", (_id, 
     const problems: string[] = [];
     // One at a time: the database is compared around each request.
     for (const c of cases) {
+      await settled();
       watch.mark();
       const res = await send(t, c.request, token);
       const changed = watch.changed();

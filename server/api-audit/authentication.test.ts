@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../testing/harness.ts";
-import { buildTree, idSource } from "./fixtures.ts";
+import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
 import { contractProblems, inGroups, send } from "./http-audit.ts";
 import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
 import { type BaseInput, baseInput, buildRequest } from "./requests.ts";
@@ -12,7 +11,7 @@ import { type BaseInput, baseInput, buildRequest } from "./requests.ts";
  * so a caller without a session learns nothing about the resource or the input format.
  */
 
-const t = await TestServer.start();
+const t = await startAuditServer();
 const operations = apiOperations(await fetchDocument(t)).filter((op) => op.security !== "public");
 
 type Credential = { label: string; token: string | undefined; scheme?: string };

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../testing/harness.ts";
-import { buildTree, type ProjectTree } from "./fixtures.ts";
+import { buildTree, type ProjectTree, startAuditServer } from "./fixtures.ts";
 import { contractProblems, responseProblems } from "./http-audit.ts";
 import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
 
@@ -13,7 +12,7 @@ import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts
  *   which the report reads, in a background pass): the report's bytes are hashed and sealed.
  */
 
-const t = await TestServer.start();
+const t = await startAuditServer();
 const operations = apiOperations(await fetchDocument(t));
 /** A's tank holds two readings of 1e308 in one bucket of the report day. */
 let A: ProjectTree;

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUTH_BODY_MAX_BYTES, REQUEST_BODY_MAX_BYTES } from "../http/body-limit.ts";
-import { TestServer } from "../testing/harness.ts";
-import { buildTree, idSource } from "./fixtures.ts";
+import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
 import { contractProblems, inGroups, send } from "./http-audit.ts";
 import { apiOperations, fetchDocument, fillPath } from "./openapi-model.ts";
 import { baseInput } from "./requests.ts";
@@ -12,7 +11,7 @@ import { baseInput } from "./requests.ts";
  * headers; spec §7: every error is {error, message}; never a 5xx.
  */
 
-const t = await TestServer.start();
+const t = await startAuditServer();
 const operations = apiOperations(await fetchDocument(t));
 let token = "";
 let ids: ReturnType<typeof idSource>;

@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import type { ApiResponse, TestServer } from "../testing/harness.ts";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AGENT_MANIFEST_FILE } from "../../shared/distribution/agent-manifest.ts";
+import { writeAgentDistFixture } from "../testing/agent-dist-fixture.ts";
+import { type ApiResponse, TestServer } from "../testing/harness.ts";
 import { segmentBefore } from "./openapi-model.ts";
 import type { IdSource } from "./requests.ts";
 
@@ -17,7 +22,18 @@ export type Kind =
   | "report"
   | "invoice"
   | "user"
-  | "enrollment_code";
+  | "enrollment_code"
+  | "installer_build"
+  | "mqttCredential";
+
+/**
+ * The audits' server. Its AGENT_DIST_DIR holds only small stand-in Linux binaries (buildTree writes
+ * them) and no WinSW, so an installer build the audit queues fails at once instead of running wixl
+ * while the audits compare database snapshots.
+ */
+export function startAuditServer(): Promise<TestServer> {
+  return TestServer.start({ AGENT_DIST_DIR: mkdtempSync(join(tmpdir(), "caudal-audit-no-agent-")) });
+}
 
 /** A project with one of everything, all made through the API as the superadmin. */
 export type ProjectTree = {
@@ -37,6 +53,9 @@ export type ProjectTree = {
   logId: string;
   invoiceId: string;
   enrollmentCodeId: string;
+  /** A finished (failed: the audits have no agent build) installer build. */
+  installerBuildId: string;
+  mqttCredentialId: string;
   /** An operador assigned to this project only. */
   userId: string;
   /** Every UUID that appeared in a response while the tree was built. */
@@ -57,6 +76,10 @@ export function reportDay(nowMs: number): { date: string; noon: string } {
 }
 
 export async function buildTree(t: TestServer, label: string): Promise<ProjectTree> {
+  // Small agent binaries for the distribution endpoints, once per server (written synchronously,
+  // so two trees built concurrently do not both write them).
+  const dist = t.config.AGENT_DIST_DIR;
+  if (!existsSync(join(dist, AGENT_MANIFEST_FILE))) writeAgentDistFixture(dist);
   const token = (await t.admin()).token;
   const marker = `audit${label}${randomUUID().slice(0, 8)}`;
   const seenIds = new Set<string>();
@@ -162,6 +185,27 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
   if (!invoice) throw new Error(`fixture: no invoice issued for ${label}`);
   await call("/api/billing/snapshots", { project_id: projectId });
   const enrollmentCode = await created(`/api/edge/projects/${projectId}/enrollment-codes`, {});
+  const build = await call<{ build_id: string }>(
+    `/api/edge/projects/${projectId}/build`,
+    undefined,
+    "POST",
+    [202],
+  );
+  // Finished before the audits start: nothing changes under their database snapshots.
+  for (let status = ""; status !== "failed"; ) {
+    const res = await t.request<{ status: string }>(
+      `/api/edge/projects/${projectId}/builds/${build.build_id}`,
+      {
+        token,
+      },
+    );
+    status = res.body.status;
+    if (status === "succeeded") throw new Error("fixture: an installer build succeeded with no agent build");
+    if (status !== "failed") await new Promise((r) => setTimeout(r, 20));
+  }
+  const credential = await created(`/api/edge/projects/${projectId}/mqtt-credentials`, {
+    name: `${marker} hmi`,
+  });
   const user = await t.userWithRole("operador", [projectId]);
   seenIds.add(user.id);
 
@@ -187,6 +231,8 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     logId: log.id,
     invoiceId: invoice.id,
     enrollmentCodeId: enrollmentCode.id,
+    installerBuildId: build.build_id,
+    mqttCredentialId: credential.id,
     userId: user.id,
     seenIds,
   };
@@ -216,6 +262,10 @@ export function idOfKind(tree: ProjectTree, kind: Kind): string {
       return tree.userId;
     case "enrollment_code":
       return tree.enrollmentCodeId;
+    case "installer_build":
+      return tree.installerBuildId;
+    case "mqttCredential":
+      return tree.mqttCredentialId;
   }
 }
 
@@ -233,6 +283,7 @@ export function kindOfField(name: string): Kind | undefined {
     report_id: "report",
     invoice_id: "invoice",
     user_id: "user",
+    credential_id: "mqttCredential",
   };
   return byName[name];
 }
@@ -252,6 +303,7 @@ export function kindOfPathParam(path: string, name: string): Kind {
     reports: "report",
     invoices: "invoice",
     "enrollment-codes": "enrollment_code",
+    builds: "installer_build",
   };
   const kind = bySegment[segmentBefore(path, name)];
   // A new endpoint whose path names something the fixtures do not build: teach the audit about it.

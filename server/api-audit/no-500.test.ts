@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../testing/harness.ts";
 import { badInputCases } from "./bad-inputs.ts";
-import { buildTree, idSource } from "./fixtures.ts";
+import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
 import { caseProblems, contractProblems, inGroups, responseProblems, send } from "./http-audit.ts";
 import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
 import { baseInput, buildRequest } from "./requests.ts";
@@ -15,7 +14,7 @@ import { baseInput, buildRequest } from "./requests.ts";
  * the field (CONTRIBUTING). A new endpoint is covered as soon as it is in the document.
  */
 
-const t = await TestServer.start();
+const t = await startAuditServer();
 const operations = apiOperations(await fetchDocument(t));
 
 /** Ending the superadmin's own session would end the audit's. */

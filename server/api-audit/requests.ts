@@ -74,7 +74,9 @@ export function effectiveValue(v: unknown): unknown {
 /** The smallest valid input: real path ids, required query parameters, required body fields. */
 export function baseInput(op: Operation, ids: IdSource, queryToken?: string): BaseInput {
   const pathValues: Record<string, string> = {};
-  for (const p of op.pathParams) pathValues[p.name] = ids.pathId(op.path, p.name);
+  // A path parameter with an enum (an architecture) takes its first value; the others name ids.
+  for (const p of op.pathParams)
+    pathValues[p.name] = p.schema.enum ? String(p.schema.enum[0]) : ids.pathId(op.path, p.name);
   const query: Record<string, string> = {};
   for (const p of op.queryParams) {
     if (p.name === "token" && op.security === "queryToken") {

@@ -1,6 +1,7 @@
 import type { Client } from "aedes";
 import { sessionIsLive } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { mqttCredentialExists } from "../services/mqtt-credentials/verify-credential.ts";
 import { maySubscribe } from "./access.ts";
 import type { ConnectionRegistry } from "./connection-registry.ts";
 import { principalOf, setPrincipal } from "./principal.ts";
@@ -10,7 +11,8 @@ import { currentUserAuth } from "./user-access.ts";
  * Keeps open connections within their access as it changes, from the services' events (emitted
  * after commit), as the WebSocket stream does: a revoked session, a deactivated user or a rotated
  * agent token ends the connection; a changed role or project assignment drops, at once, every
- * subscription the user may no longer hold.
+ * subscription the user may no longer hold; a revoked HMI credential, or its project deleted, ends
+ * the HMI's connections.
  */
 export class AccessWatch {
   readonly #ctx: ServiceContext;
@@ -25,12 +27,16 @@ export class AccessWatch {
     this.#ctx.events.on("sessionRevoked", this.#onSessionRevoked);
     this.#ctx.events.on("accessChanged", this.#onAccessChanged);
     this.#ctx.events.on("agentTokenRotated", this.#onAgentTokenRotated);
+    this.#ctx.events.on("mqttCredentialRevoked", this.#onCredentialRevoked);
+    this.#ctx.events.on("projectDeleted", this.#onProjectDeleted);
   }
 
   stop(): void {
     this.#ctx.events.off("sessionRevoked", this.#onSessionRevoked);
     this.#ctx.events.off("accessChanged", this.#onAccessChanged);
     this.#ctx.events.off("agentTokenRotated", this.#onAgentTokenRotated);
+    this.#ctx.events.off("mqttCredentialRevoked", this.#onCredentialRevoked);
+    this.#ctx.events.off("projectDeleted", this.#onProjectDeleted);
   }
 
   /**
@@ -39,6 +45,12 @@ export class AccessWatch {
    */
   recheck(client: Client): boolean {
     const p = principalOf(client);
+    // A credential revoked while this connection was authenticating missed the event: close it now.
+    if (p?.kind === "hmi" && !mqttCredentialExists(this.#ctx, p.credentialId)) {
+      this.#ctx.logger.info("mqtt HMI credential revoked: disconnecting", { credential_id: p.credentialId });
+      client.close();
+      return false;
+    }
     if (p?.kind !== "user") return true;
     const auth = currentUserAuth(this.#ctx, p.auth);
     if (!auth) {
@@ -77,6 +89,23 @@ export class AccessWatch {
     for (const c of this.#registry.clients()) {
       const p = principalOf(c);
       if (p?.kind === "user" && p.auth.userId === userId) this.recheck(c);
+    }
+  };
+
+  readonly #onCredentialRevoked = ({ credentialId }: { credentialId: string }): void => {
+    for (const c of this.#registry.clients()) {
+      const p = principalOf(c);
+      if (p?.kind === "hmi" && p.credentialId === credentialId) {
+        this.#ctx.logger.info("mqtt HMI credential revoked: disconnecting", { credential_id: credentialId });
+        c.close();
+      }
+    }
+  };
+
+  readonly #onProjectDeleted = ({ projectId }: { projectId: string }): void => {
+    for (const c of this.#registry.clients()) {
+      const p = principalOf(c);
+      if (p?.kind === "hmi" && p.projectId === projectId) c.close();
     }
   };
 

@@ -24,7 +24,7 @@ const RETAINED_BY_AGENTS: ReadonlySet<AgentTopic> = new Set(["status"]);
  * publishes have no client and are not checked here.)
  */
 export function publishableAs(p: Principal | undefined, topic: string): AgentTopic | null {
-  if (!p || p.kind === "user") return null;
+  if (p?.kind !== "agent") return null;
   const parsed = parseTopic(topic);
   if (parsed === null || parsed.projectId !== p.projectId) return null;
   return AGENT_PUBLISHES.find((name) => name === parsed.name) ?? null;
@@ -39,10 +39,11 @@ export function mayRetain(name: AgentTopic): boolean {
  * Subscribe rights. `$SYS/` is refused to everyone. An agent subscribes under its own project.
  * A user subscribes only under projects they may see (superadmin/admin also to filters whose
  * project level is a wildcard), and only when their role holds the permission of every contract
- * topic the filter can match (topic-permissions.ts), as REST asks for the same data.
+ * topic the filter can match (topic-permissions.ts), as REST asks for the same data. HMI
+ * credentials have their own rules (hmi/hmi-access.ts) and nothing here.
  */
 export function maySubscribe(p: Principal | undefined, filter: string): boolean {
-  if (!p || filter.startsWith("$")) return false;
+  if (!p || p.kind === "hmi" || filter.startsWith("$")) return false;
   const levels = filter.split("/");
   if (levels[0] !== "caudal" || levels[1] !== "v1") return false;
   const project = levels[2];
@@ -62,7 +63,7 @@ export function maySubscribe(p: Principal | undefined, filter: string): boolean 
  * message follows the user's current access too). Agents get what their subscriptions match.
  */
 export function mayReceive(p: Principal | undefined, topic: string, nowMs: number): boolean {
-  if (!p) return false;
+  if (!p || p.kind === "hmi") return false;
   if (p.kind === "agent") return true;
   if (tokenExpired(p.auth, nowMs)) return false;
   const parsed = parseTopic(topic);

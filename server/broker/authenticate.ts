@@ -2,6 +2,7 @@ import type { AuthenticateError, Client } from "aedes";
 import { agentTokenValid } from "../services/agents/agent-token.ts";
 import { resolveAccessToken } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { isHmiUsername, verifyMqttCredential } from "../services/mqtt-credentials/verify-credential.ts";
 import type { ConnectionRegistry } from "./connection-registry.ts";
 import { setPrincipal } from "./principal.ts";
 
@@ -26,8 +27,9 @@ export type Authenticator = {
 
 /**
  * CONNECT: an agent logs in as `agent:<project_id>` with the project's agent token, and replaces
- * any earlier connection of that agent (one agent per project); a person logs in with their email
- * and a current access token, within a cap of simultaneous connections, until the token's `exp`.
+ * any earlier connection of that agent (one agent per project); an HMI logs in as `hmi:<id>` with
+ * its credential's password; a person logs in with their email and a current access token until
+ * the token's `exp`. People and HMI credentials each have a cap of simultaneous connections.
  * Throws an AuthenticateError carrying the CONNACK return code.
  */
 export async function authenticate(
@@ -49,6 +51,17 @@ export async function authenticate(
       a.registry.supersede(old);
       old.close();
     }
+    return;
+  }
+  if (isHmiUsername(username)) {
+    const hmi = verifyMqttCredential(a.ctx, username, secret);
+    if (!hmi) throw authError("invalid HMI credentials", BAD_CREDENTIALS);
+    if (a.registry.hmiConnections(hmi.credentialId) >= a.maxConnectionsPerUser) {
+      a.ctx.logger.warn("mqtt connection refused: too many connections", { credential_id: hmi.credentialId });
+      throw authError("too many connections for this credential", SERVER_UNAVAILABLE);
+    }
+    setPrincipal(client, { kind: "hmi", ...hmi });
+    if (!a.registry.authenticated(client)) throw authError("connection closed", BAD_CREDENTIALS);
     return;
   }
   const resolved = await resolveAccessToken(a.ctx, secret);

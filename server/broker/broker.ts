@@ -18,10 +18,13 @@ import { mayReceive, mayRetain, maySubscribe, publishableAs } from "./access.ts"
 import { AccessWatch } from "./access-watch.ts";
 import { authenticate } from "./authenticate.ts";
 import { type BrokerLimits, ConnectionRegistry, DEFAULT_BROKER_LIMITS } from "./connection-registry.ts";
+import { type HmiPublish, hmiMayReceive, hmiMaySubscribe, hmiPublish } from "./hmi/hmi-access.ts";
+import { HmiNamespaces } from "./hmi/hmi-namespaces.ts";
 import { LiveValues } from "./live-values.ts";
 import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
 import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
 import { principalOf } from "./principal.ts";
+import { PublishPacer } from "./publish-pacer.ts";
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -41,6 +44,12 @@ export class MqttBroker {
    * same Buffer to authorizeForward and to published): an invalid one is forwarded to no one.
    */
   readonly #messages = new WeakMap<Buffer, AgentMessage>();
+  /** Each HMI publish parsed once, in authorizePublish, the same way. */
+  readonly #hmiPublishes = new WeakMap<Buffer, HmiPublish>();
+  /** Sparkplug B and the unified namespace; its project names feed the HMI access checks. */
+  readonly #hmi: HmiNamespaces;
+  /** Live values, UNS and Sparkplug go through it (publish-pacer.ts); acks and configurations do not. */
+  readonly #pacer: PublishPacer;
   #aedes: Aedes | undefined;
   #tcp: Server | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -52,6 +61,15 @@ export class MqttBroker {
     this.#limits = { maxPacketBytes: ctx.config.MQTT_MAX_PACKET_BYTES, ...DEFAULT_BROKER_LIMITS, ...limits };
     this.#registry = new ConnectionRegistry(this.#limits);
     this.#watch = new AccessWatch(ctx, this.#registry);
+    this.#pacer = new PublishPacer((topic, payload, retain, qos, done) => {
+      const aedes = this.#aedes;
+      if (!aedes) return done();
+      aedes.publish({ cmd: "publish", topic, payload, qos, retain, dup: false }, done);
+    });
+    // Sparkplug (not retained) ahead of the retained UNS values: DDATA latency is what HMIs see.
+    this.#hmi = new HmiNamespaces(ctx, (topic, payload, retain, qos) =>
+      this.#pacer.publish(topic, payload, retain, qos, !retain),
+    );
   }
 
   get isUp(): boolean {
@@ -91,10 +109,19 @@ export class MqttBroker {
       authorizeSubscribe: this.#authorizeSubscribe,
       authorizeForward: (client, packet) => {
         if (this.#messages.get(packet.payload as Buffer)?.valid === false) return null;
-        return mayReceive(principalOf(client), packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
+        if (this.#hmiPublishes.get(packet.payload as Buffer)?.kind === "ignored") return null;
+        const p = principalOf(client);
+        if (p?.kind === "hmi")
+          return hmiMayReceive(this.#hmi.names.get(p.projectId), packet.topic) ? packet : null;
+        return mayReceive(p, packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
       },
       published: (packet, client, done) => {
         const p = principalOf(client);
+        if (p?.kind === "hmi") {
+          const action = this.#hmiPublishes.get(packet.payload as Buffer);
+          if (action) this.#hmi.published(p.projectId, action);
+          return done();
+        }
         const message = this.#messages.get(packet.payload as Buffer);
         if (p?.kind !== "agent" || !message) return done();
         routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
@@ -133,11 +160,14 @@ export class MqttBroker {
         }),
       );
     };
-    const live = new LiveValues((topic, payload) => this.publish(topic, payload, true, 0));
+    const live = new LiveValues((topic, payload) =>
+      this.#pacer.publish(topic, Buffer.from(JSON.stringify(payload)), true, 0, false),
+    );
     live.start();
     this.#ctx.events.on("deploymentCreated", onDeployment);
     this.#ctx.events.on("agentRequest", onRequest);
     this.#ctx.events.on("telemetry", live.observe);
+    this.#hmi.start();
     this.#unsubscribe = () => {
       this.#watch.stop();
       this.#ctx.events.off("deploymentCreated", onDeployment);
@@ -179,6 +209,8 @@ export class MqttBroker {
 
   async stop(): Promise<void> {
     this.#unsubscribe?.();
+    // Before the connections close: each live Sparkplug node's NDEATH reaches the HMIs.
+    await this.#hmi.stop();
     this.#registry.closeAll();
     const tcp = this.#tcp;
     this.#tcp = undefined;
@@ -205,8 +237,17 @@ export class MqttBroker {
   readonly #authorizePublish: AuthorizePublishHandler = (client, packet, done) => {
     // client === null: the server's own publish (acks, retained config, live values).
     if (client === null) return done(null);
+    const p = principalOf(client);
+    if (p?.kind === "hmi") {
+      const payload = packet.payload as Buffer;
+      const action = hmiPublish(this.#hmi.names.get(p.projectId), packet.topic, payload, packet.retain);
+      if (!action) return done(new Error(`publish to ${packet.topic} refused`));
+      this.#hmiPublishes.set(payload, action);
+      if (action.kind === "ignored") (packet as PublishPacket).retain = false;
+      return done(null);
+    }
     // The $SYS/ guard aedes' default authorizer has (DESIGN.md), kept explicit.
-    const name = packet.topic.startsWith("$SYS/") ? null : publishableAs(principalOf(client), packet.topic);
+    const name = packet.topic.startsWith("$SYS/") ? null : publishableAs(p, packet.topic);
     if (name === null || this.#registry.isSuperseded(client)) {
       return done(new Error(`publish to ${packet.topic} refused`));
     }
@@ -222,8 +263,13 @@ export class MqttBroker {
   };
 
   readonly #authorizeSubscribe: AuthorizeSubscribeHandler = (client, subscription, done) => {
-    // Re-read at every SUBSCRIBE: an expired token or ended session closes the connection.
-    if (!this.#watch.recheck(client) || !maySubscribe(principalOf(client), subscription.topic)) {
+    // Re-read at every SUBSCRIBE: an expired token, ended session or revoked credential closes the connection.
+    const p = principalOf(client);
+    const allowed =
+      p?.kind === "hmi"
+        ? hmiMaySubscribe(this.#hmi.names.get(p.projectId), subscription.topic)
+        : maySubscribe(p, subscription.topic);
+    if (!this.#watch.recheck(client) || !allowed) {
       // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
       // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
       this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });

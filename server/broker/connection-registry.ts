@@ -10,7 +10,7 @@ export type BrokerLimits = {
   maxPendingConnections: number;
   /** How long a socket may stay before its CONNECT arrives. */
   connectTimeoutMs: number;
-  /** Simultaneous connections of one person (HMIs, scripts); agents have one per project. */
+  /** Simultaneous connections of one person or one HMI credential; agents have one per project. */
   maxConnectionsPerUser: number;
 };
 
@@ -71,6 +71,16 @@ export class ConnectionRegistry {
     for (const c of this.#clients) {
       const p = principalOf(c);
       if (p?.kind === "user" && p.auth.userId === userId) n++;
+    }
+    return n;
+  }
+
+  /** Open connections of one HMI credential. */
+  hmiConnections(credentialId: string): number {
+    let n = 0;
+    for (const c of this.#clients) {
+      const p = principalOf(c);
+      if (p?.kind === "hmi" && p.credentialId === credentialId) n++;
     }
     return n;
   }

@@ -1,4 +1,7 @@
 import { type ChildProcess, execFile, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 /**
  * Debian's mosquitto-clients (`mosquitto_pub`, `mosquitto_sub`) as independent MQTT 3.1.1 peers
@@ -41,9 +44,36 @@ export function mosquittoPub(
   );
 }
 
+/** One mosquitto_pub run sending `bytes` as they are (-f: a binary payload such as a Sparkplug NCMD). */
+export async function mosquittoPubBytes(
+  port: number,
+  c: Credentials,
+  topic: string,
+  bytes: Uint8Array,
+  qos: 0 | 1 = 1,
+  retain = false,
+): Promise<Outcome> {
+  const dir = mkdtempSync(join(tmpdir(), "caudal-mosquitto-pub-"));
+  const file = join(dir, "payload");
+  writeFileSync(file, bytes);
+  const args = [...connectArgs(port, c), "-t", topic, "-f", file, "-q", String(qos)];
+  if (retain) args.push("-r");
+  try {
+    return await new Promise((resolve) =>
+      execFile("mosquitto_pub", args, { timeout: 10_000 }, (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      }),
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /**
- * A running mosquitto_sub (-v: "topic payload" lines; -d: protocol debug lines, used to know when
- * the SUBACK arrived). It reconnects on its own after a dropped connection, as an HMI would.
+ * A running mosquitto_sub (-v: "topic payload" lines, or `format` (its -F, e.g. "%t %r %x" for
+ * topic, retain flag and the payload in hex); -d: protocol debug lines, used to know when the
+ * SUBACK arrived). It reconnects on its own after a dropped connection, as an HMI would.
  */
 export class MosquittoSub {
   readonly #child: ChildProcess;
@@ -52,8 +82,9 @@ export class MosquittoSub {
   #stderr = "";
   #exited = false;
 
-  constructor(port: number, c: Credentials, filters: string[]) {
-    const args = [...connectArgs(port, c), "-v", "-d", "-q", "1", ...filters.flatMap((f) => ["-t", f])];
+  constructor(port: number, c: Credentials, filters: string[], format?: string) {
+    const output = format === undefined ? ["-v"] : ["-F", format];
+    const args = [...connectArgs(port, c), ...output, "-d", "-q", "1", ...filters.flatMap((f) => ["-t", f])];
     // stdio is block-buffered on a pipe: stdbuf (coreutils) makes each line arrive as it is printed.
     this.#child = spawn("stdbuf", ["-oL", "mosquitto_sub", ...args], { stdio: ["ignore", "pipe", "pipe"] });
     this.#child.stdout?.on("data", (b: Buffer) => {
@@ -80,7 +111,9 @@ export class MosquittoSub {
 
   /** Messages received ("topic payload"), without the debug lines. */
   get messages(): string[] {
-    return this.#stdout.split("\n").filter((l) => l.startsWith("caudal/") || l.startsWith("$"));
+    return this.#stdout
+      .split("\n")
+      .filter((l) => l.startsWith("caudal/") || l.startsWith("spBv1.0/") || l.startsWith("$"));
   }
 
   /** SUBACKs received; granted QoS per filter (128 = refused), in order. */

@@ -1,8 +1,11 @@
 import type { Client } from "aedes";
 import type { AuthContext } from "../services/auth/auth-context.ts";
 
-/** Who is behind an MQTT connection. */
-export type Principal = { kind: "agent"; projectId: string } | { kind: "user"; auth: AuthContext };
+/** Who is behind an MQTT connection: a project's agent, a person, or an HMI's read-only login. */
+export type Principal =
+  | { kind: "agent"; projectId: string }
+  | { kind: "user"; auth: AuthContext }
+  | { kind: "hmi"; credentialId: string; projectId: string };
 
 const principals = new WeakMap<Client, Principal>();
 

@@ -23,10 +23,12 @@ export const ErrorCode = {
   AgentOffline: 409,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
+  RangeNotSatisfiable: 416,
   UpgradeRequired: 426,
   RateLimited: 429,
   Internal: 500,
   Unavailable: 503,
+  AgentNotBuilt: 503,
   AgentTimeout: 504,
 } as const satisfies Record<string, ContentfulStatusCode>;
 

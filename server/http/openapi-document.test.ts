@@ -28,6 +28,8 @@ const UNDOCUMENTED = new Set([
   "GET /docs/",
   "GET /docs/swagger-initializer.js",
   "GET /docs/assets/{file}",
+  // The console's content-hashed static files; the page itself is GET /.
+  "GET /assets/{file}",
   "GET /mqtt",
 ]);
 

@@ -29,6 +29,8 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   "Edge variables": "Tags read from a device",
   "Edge agents":
     "Agent tokens and one-time enrollment codes, deployments of the configuration, agent logs and health",
+  "HMI credentials":
+    "Read-only MQTT logins for SCADA HMIs: Sparkplug B and the unified namespace of one project",
   System: "Health, metrics and this API explorer (root paths, no /api prefix)",
 };
 

@@ -14,7 +14,7 @@ export const errorResponseSchema = z
   })
   .openapi("ErrorResponse");
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 426 | 429 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 416 | 426 | 429 | 503 | 504;
 
 export type ErrorExample = { error: ErrorCodeName; message: string; requires_2fa?: true };
 
@@ -26,8 +26,10 @@ export const statusText: Record<ErrorStatus, string> = {
   409: "Conflict",
   413: "Payload too large",
   415: "Unsupported media type: the body must be application/json",
+  416: "Range not satisfiable (Content-Range: bytes */<size> gives the size)",
   426: "Upgrade required",
   429: "Rate limited (see Retry-After)",
+  503: "Not available yet (see Retry-After)",
   504: "The project's agent did not answer in time",
 };
 
@@ -40,8 +42,10 @@ export const defaultExample: Record<ErrorStatus, ErrorExample> = {
   409: { error: "Conflict", message: "the change conflicts with the current state" },
   413: { error: "PayloadTooLarge", message: "the request body must be at most 8 MiB" },
   415: { error: "UnsupportedMediaType", message: UNSUPPORTED_MEDIA_TYPE_MESSAGE },
+  416: { error: "RangeNotSatisfiable", message: "the range starts after the file's last byte" },
   426: { error: "UpgradeRequired", message: "this endpoint only answers a WebSocket upgrade" },
   429: { error: "RateLimited", message: "too many attempts; retry in 42 s" },
+  503: { error: "AgentNotBuilt", message: "no x86_64 agent binary has been built on this server" },
   504: { error: "AgentTimeout", message: "the project's agent did not answer within 10 s" },
 };
 

@@ -32,8 +32,13 @@ type EventMap = {
   alarm: [AlarmNotice];
   /** A session ended (logout, reuse detection, user disabled). */
   sessionRevoked: [{ sessionId: string | null; userId: string | null }];
-  /** A project's devices, variables or alert rules changed (after commit); see services/agents/auto-deploy.ts. */
+  /**
+   * A project, its assets, devices, variables or alert rules changed (after commit); see
+   * services/agents/auto-deploy.ts and the broker's HMI namespaces (server/broker/hmi/).
+   */
   configChanged: [{ projectId: string }];
+  /** A project and everything under it was deleted (after commit). */
+  projectDeleted: [{ projectId: string }];
   /** A configuration deployment was recorded; the broker publishes it retained to the agent. */
   deploymentCreated: [{ projectId: string; message: Payload<"config"> }];
   /** A request for the project's agent (test-read); the broker publishes it to the agent. */
@@ -49,6 +54,12 @@ type EventMap = {
   accessChanged: [{ userId: string }];
   /** A project's agent token was rotated; connected agents using the old one must go. */
   agentTokenRotated: [{ projectId: string }];
+  /** An installer build was queued; the build worker (services/distribution/installer-builds/) runs it. */
+  installerBuildQueued: [{ buildId: string; projectId: string }];
+  /** An HMI's MQTT credential was revoked; its connections must go at once. */
+  mqttCredentialRevoked: [{ projectId: string; credentialId: string }];
+  /** An agent's heartbeat was recorded (its version, configuration and buffer: Sparkplug node metrics). */
+  agentHeartbeat: [{ projectId: string; heartbeat: Payload<"heartbeat"> }];
 };
 
 /** In-process events between services and the live edges (WebSocket, MQTT). Emitted only after commit. */

@@ -21,6 +21,20 @@ export const agentArtifactSchema = z.object({
 });
 export type AgentArtifact = z.infer<typeof agentArtifactSchema>;
 
+/** File name of WinSW in the build's output folder; the MSI installs it as caudal-agent-service.exe. */
+export const WINSW_FILE = "winsw.exe";
+
+/**
+ * WinSW, the Windows service wrapper (node.exe cannot answer the service manager), copied from the
+ * npm package node-windows so that building an MSI needs only wixl.
+ */
+export const winswEntrySchema = z.object({
+  file: z.string().regex(/^[A-Za-z0-9._-]+$/, "must be a plain file name"),
+  bytes: z.number().int().positive(),
+  sha256: sha256Hex,
+});
+export type WinswEntry = z.infer<typeof winswEntrySchema>;
+
 /** `manifest.json` beside the executables: what was built, from what, and each file's checksum. */
 export const agentBuildManifestSchema = z.object({
   version: z.string().min(1),
@@ -30,6 +44,8 @@ export const agentBuildManifestSchema = z.object({
   /** SHA-256 of everything the executables are made from; equal inputs reuse the last build. */
   inputs_sha256: sha256Hex,
   artifacts: z.array(agentArtifactSchema),
+  /** Present when the windows-x64 target was built. */
+  winsw: winswEntrySchema.optional(),
 });
 export type AgentBuildManifest = z.infer<typeof agentBuildManifestSchema>;
 

@@ -4,12 +4,12 @@ import { OPC_UA_DEFAULT_PORT } from "../../../shared/field/protocols/opc-ua.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { type BrowseNode, type Driver, LinkError, type Quality, type TagResult } from "../driver.ts";
 
-type OpcUa = typeof import("node-opcua");
+type OpcUa = typeof import("./opcua-sdk.ts");
 type Client = InstanceType<OpcUa["OPCUAClient"]>;
-type Session = import("node-opcua").ClientSession;
-type Subscription = import("node-opcua").ClientSubscription;
-type DataValue = import("node-opcua").DataValue;
-type UserIdentityInfo = import("node-opcua").UserIdentityInfo;
+type Session = import("./opcua-sdk.ts").ClientSession;
+type Subscription = import("./opcua-sdk.ts").ClientSubscription;
+type DataValue = import("./opcua-sdk.ts").DataValue;
+type UserIdentityInfo = import("./opcua-sdk.ts").UserIdentityInfo;
 
 /** The agent's OPC UA application name; its URI is `urn:<host>:caudal-agent`, as in its certificate. */
 export const OPC_UA_APPLICATION_NAME = "caudal-agent";
@@ -66,7 +66,7 @@ export class OpcUaDriver implements Driver {
     const parsed = parseDeviceSettings("opc_ua", this.#device.settings);
     if (!parsed.ok) throw new LinkError(`invalid OPC UA settings: ${parsed.problems[0]?.message ?? ""}`);
     const s = parsed.settings;
-    const ua = await import("node-opcua");
+    const ua = await import("./opcua-sdk.ts");
     const certificates = new ua.OPCUACertificateManager({
       rootFolder: this.#pkiDir,
       automaticallyAcceptUnknownCertificate: s.trust_on_first_use,
@@ -135,7 +135,7 @@ export class OpcUaDriver implements Driver {
   async browse(nodeId: string | null): Promise<BrowseNode[]> {
     const session = this.#session;
     if (!session || !this.connected) throw new LinkError(this.#lost ?? "OPC UA session is not open");
-    const ua = await import("node-opcua");
+    const ua = await import("./opcua-sdk.ts");
     const result = await withDeadline(
       session.browse({
         nodeId: nodeId ?? ua.ObjectIds.ObjectsFolder,
@@ -194,7 +194,7 @@ export class OpcUaDriver implements Driver {
    * values are awaited briefly, so the first read after a (re)connect has data.
    */
   async #monitor(subscription: Subscription, fresh: readonly AgentVariable[]): Promise<void> {
-    const ua = await import("node-opcua");
+    const ua = await import("./opcua-sdk.ts");
     const byInterval = new Map<number, AgentVariable[]>();
     for (const v of fresh) {
       this.#monitored.add(v.id);

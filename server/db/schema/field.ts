@@ -5,6 +5,8 @@ import { createdAt, flag, id, instant } from "./columns.ts";
 export const projects = sqliteTable("projects", {
   id: id(),
   name: text("name").notNull(),
+  /** Unique, URL-safe (shared/field/slug.ts): the Sparkplug group_id and the UNS project level. */
+  slug: text("slug").notNull().unique("projects_slug_uq"),
   description: text("description"),
   location: text("location"),
   isActive: flag("is_active").notNull().default(true),
@@ -15,6 +17,10 @@ export const projects = sqliteTable("projects", {
   agentTokenHash: text("agent_token_hash"),
   /** Deploy every change to devices, variables and alert rules automatically (debounced). */
   autoDeploy: flag("auto_deploy").notNull().default(true),
+  /** The Sparkplug edge_node_id under which the server publishes the project's agent. */
+  sparkplugEdgeNodeId: text("sparkplug_edge_node_id").notNull().default("agent"),
+  /** Sparkplug 3.0 primary host: births wait until its STATE says online; null publishes always. */
+  sparkplugPrimaryHostId: text("sparkplug_primary_host_id"),
   createdAt: createdAt(),
   updatedAt: instant("updated_at").notNull(),
 });

@@ -84,6 +84,10 @@ describe("alarms: 400, 401, 403, 404", () => {
     ["limit", "limit=10001"],
     ["limit", "limit=1.5"],
     ["limit", "limit=ten"],
+    ["asset_id", "asset_id=well-1"],
+    ["severity", "severity=urgent"],
+    ["alarm_type", "alarm_type=very_high"],
+    ["format", "format=xml"],
   ])("history with a bad %s (%s) is a 400 naming it", async (field, query) => {
     const res = await t.request<{ message: string }>(
       `/api/alarms/history?project_id=${w.projectId}&${query}`,
@@ -101,6 +105,15 @@ describe("alarms: 400, 401, 403, 404", () => {
       expectError(await t.request(`${base}?project_id=${w.foreignProjectId}`, { token }), 404, "NotFound");
       expectError(await t.request(`${base}?project_id=${randomUUID()}`, { token: w.admin }), 404, "NotFound");
     }
+  });
+
+  it("history filtered by an asset of another project, or an unknown one, is a 404", async () => {
+    const history = (assetId: string, token: string) =>
+      t.request(`/api/alarms/history?project_id=${w.projectId}&asset_id=${assetId}`, { token });
+    expectError(await history(w.foreignAssetId, w.admin), 404, "NotFound");
+    expectError(await history(w.foreignAssetId, w.operador.token), 404, "NotFound");
+    expectError(await history(randomUUID(), w.admin), 404, "NotFound");
+    expect((await history(w.assetId, w.operador.token)).status).toBe(200);
   });
 
   it("acknowledging an unknown alarm, or another project's, is a 404 and changes nothing", async () => {

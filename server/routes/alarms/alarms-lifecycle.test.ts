@@ -274,6 +274,56 @@ describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
     expect(await history(s.projectId, `&from=${encodeURIComponent(at(51))}`)).toEqual([]);
   });
 
+  it("history filters by asset, severity and type, and exports the same rows as CSV", async () => {
+    const s = await site(2);
+    const [well = "", tank = ""] = s.assetIds;
+    await createRule(t, { project_id: s.projectId, severity: "warning" });
+    await createRule(t, {
+      project_id: s.projectId,
+      name: "Low level",
+      variable_alias: "level",
+      condition: "lt",
+      threshold: 10,
+      severity: "critical",
+    });
+    await sendTelemetry(t, well, 0, { pressure: 150 });
+    await sendTelemetry(t, tank, 10, { pressure: 150 });
+    await sendTelemetry(t, tank, 20, { level: 5 });
+    const rows = (q: string) =>
+      history(s.projectId, q).then((h) => h.map((e) => [e.at, e.asset_id, e.variable]));
+    expect(await rows(`&asset_id=${tank}`)).toEqual([
+      [at(20), tank, "level"],
+      [at(10), tank, "pressure"],
+    ]);
+    expect(await rows("&severity=critical")).toEqual([[at(20), tank, "level"]]);
+    expect(await rows("&alarm_type=high")).toEqual([
+      [at(10), tank, "pressure"],
+      [at(0), well, "pressure"],
+    ]);
+    expect(await rows(`&asset_id=${well}&alarm_type=low`)).toEqual([]);
+
+    const csv = await t.request(`/api/alarms/history?project_id=${s.projectId}&severity=warning&format=csv`, {
+      token: w.operador.token,
+    });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("content-disposition")).toBe(
+      `attachment; filename="alarm-history-${s.projectId}.csv"`,
+    );
+    const lines = csv.text.split("\r\n");
+    expect(lines[0]).toBe("at,event,severity,alarm_type,asset_id,variable,value,message,alarm_id,user_id");
+    expect(lines.slice(1, -1).map((l) => l.split(",").slice(0, 7))).toEqual([
+      [at(10), "raised", "warning", "high", tank, "pressure", "150"],
+      [at(0), "raised", "warning", "high", well, "pressure", "150"],
+    ]);
+    expect(lines.at(-1)).toBe("");
+    const negotiated = await t.request(`/api/alarms/history?project_id=${s.projectId}`, {
+      token: w.operador.token,
+      headers: { accept: "text/csv" },
+    });
+    expect(negotiated.text.split("\r\n")).toHaveLength(5);
+  });
+
   it("disabling a rule (toggle) returns its active alarms to normal and raises nothing more; enabling resumes", async () => {
     const s = await site();
     const ruleId = await createRule(t, { project_id: s.projectId });

@@ -1,5 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { alarmSeveritySchema, alarmTypeSchema } from "../../../shared/alarms/rule.ts";
+import {
+  ALARM_SEVERITIES,
+  ALARM_TYPES,
+  alarmSeveritySchema,
+  alarmTypeSchema,
+} from "../../../shared/alarms/rule.ts";
 
 export const HISTORY_LIMIT_DEFAULT = 1000;
 export const HISTORY_LIMIT_MAX = 10_000;
@@ -70,6 +75,25 @@ export const historyQuery = z
     project_id: projectId,
     from: instant("from", "earliest event time, inclusive"),
     to: instant("to", "latest event time, inclusive"),
+    asset_id: z
+      .uuid({ error: "must be a UUID" })
+      .optional()
+      .openapi({ param: { name: "asset_id", in: "query" }, description: "only this asset's alarms" }),
+    severity: z
+      .enum(ALARM_SEVERITIES, { error: `must be one of ${ALARM_SEVERITIES.join(", ")}` })
+      .optional()
+      .openapi({ param: { name: "severity", in: "query" }, description: "only alarms of this severity" }),
+    alarm_type: z
+      .enum(ALARM_TYPES, { error: `must be one of ${ALARM_TYPES.join(", ")}` })
+      .optional()
+      .openapi({ param: { name: "alarm_type", in: "query" }, description: "only alarms of this type" }),
+    format: z
+      .enum(["json", "csv"], { error: "must be json or csv" })
+      .optional()
+      .openapi({
+        param: { name: "format", in: "query" },
+        description: "json (default) or csv; without it, `Accept: text/csv` asks for CSV",
+      }),
     limit: z.coerce
       .number({ error: "must be a number" })
       .int("must be an integer")

@@ -29,6 +29,7 @@ export function recordHeartbeat(ctx: ServiceContext, projectId: string, hb: Payl
       .where(eq(projects.id, projectId))
       .run();
   });
+  ctx.events.emit("agentHeartbeat", { projectId, heartbeat: hb });
 }
 
 /** The agent's retained status: `online` on connect, `offline` on clean stop or as the broker's last will. */

@@ -256,3 +256,15 @@ export function enrollAgent(
     mqtt_username: agentMqttUsername(enrolled.projectId),
   };
 }
+
+/**
+ * What an issued code is worth now, by its id: an MSI build keeps its code's id, never the code.
+ * Null when no such code exists (or its project was deleted).
+ */
+export function enrollmentCodeStatusById(
+  ctx: ServiceContext,
+  codeId: string,
+): { status: EnrollmentCodeStatus; expiresAt: Date } | null {
+  const row = ctx.db.select().from(enrollmentCodes).where(eq(enrollmentCodes.id, codeId)).get();
+  return row ? { status: statusOf(row, ctx.clock.now()), expiresAt: row.expiresAt } : null;
+}

@@ -1,7 +1,9 @@
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { alarmEvents, alarms } from "../../db/schema/index.ts";
+import { notFound } from "../../http/errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { visibleAsset } from "../field/lookup.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 import { assertVisibleProject } from "./visible.ts";
 
@@ -9,6 +11,9 @@ export type AlarmHistoryQuery = {
   projectId: string;
   from?: Date | undefined;
   to?: Date | undefined;
+  assetId?: string | undefined;
+  severity?: AlarmRow["severity"] | undefined;
+  alarmType?: AlarmRow["alarmType"] | undefined;
   limit: number;
 };
 
@@ -31,7 +36,8 @@ export type AlarmHistoryEntry = {
 
 /**
  * Every raise, return to normal and acknowledgement of a project's alarms between `from` and `to`
- * (both inclusive), newest first. Clearing never deletes history.
+ * (both inclusive), optionally of one asset, severity or type, newest first. Clearing never
+ * deletes history.
  */
 export function alarmHistory(
   ctx: ServiceContext,
@@ -39,6 +45,8 @@ export function alarmHistory(
   q: AlarmHistoryQuery,
 ): AlarmHistoryEntry[] {
   assertVisibleProject(ctx.db, auth, q.projectId);
+  // An asset of another project is as unknown as one that does not exist.
+  if (q.assetId && visibleAsset(ctx.db, auth, q.assetId).projectId !== q.projectId) throw notFound("asset");
   const rows = ctx.db
     .select({ event: alarmEvents, alarm: alarms })
     .from(alarmEvents)
@@ -48,6 +56,9 @@ export function alarmHistory(
         eq(alarms.projectId, q.projectId),
         q.from ? gte(alarmEvents.at, q.from) : undefined,
         q.to ? lte(alarmEvents.at, q.to) : undefined,
+        q.assetId ? eq(alarms.assetId, q.assetId) : undefined,
+        q.severity ? eq(alarms.severity, q.severity) : undefined,
+        q.alarmType ? eq(alarms.alarmType, q.alarmType) : undefined,
       ),
     )
     // rowid breaks ties between events of one instant in the order they were written.

@@ -11,11 +11,14 @@ type VariableRow = typeof variables.$inferSelect;
 export type ProjectDto = {
   id: string;
   name: string;
+  slug: string;
   description: string | null;
   location: string | null;
   timezone: string;
   is_active: boolean;
   auto_deploy: boolean;
+  sparkplug_edge_node_id: string;
+  sparkplug_primary_host_id: string | null;
   last_health_report: AgentHealthReport | null;
   created_at: string;
   updated_at: string;
@@ -73,11 +76,14 @@ export function toProjectDto(row: ProjectRow): ProjectDto {
   return {
     id: row.id,
     name: row.name,
+    slug: row.slug,
     description: row.description,
     location: row.location,
     timezone: row.timezone,
     is_active: row.isActive,
     auto_deploy: row.autoDeploy,
+    sparkplug_edge_node_id: row.sparkplugEdgeNodeId,
+    sparkplug_primary_host_id: row.sparkplugPrimaryHostId,
     last_health_report: parseHealthReport(row.lastHealthReport),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -12,6 +12,10 @@ export type ProjectInput = {
   timezone?: string | undefined;
   is_active?: boolean | undefined;
   auto_deploy?: boolean | undefined;
+  /** Checked by the route (shared/field/slug.ts); omitted: derived on create, kept on replace. */
+  slug?: string | undefined;
+  sparkplug_edge_node_id?: string | undefined;
+  sparkplug_primary_host_id?: string | null | undefined;
 };
 
 export type AssetInput = {

@@ -60,7 +60,10 @@ describe("collectTelemetry: completeness and gaps from the rollups", () => {
     h = openDatabase(":memory:");
     projectId = randomUUID();
     assetId = randomUUID();
-    h.db.insert(projects).values({ id: projectId, name: "p", createdAt: now, updatedAt: now }).run();
+    h.db
+      .insert(projects)
+      .values({ id: projectId, name: "p", slug: `p-${projectId}`, createdAt: now, updatedAt: now })
+      .run();
     h.db
       .insert(assets)
       .values({ id: assetId, projectId, name: "w", assetType: "well", createdAt: now, updatedAt: now })

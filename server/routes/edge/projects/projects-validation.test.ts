@@ -28,6 +28,28 @@ describe("edge projects: 400 per bad field", () => {
     ["time zone not a string", { name: "p", timezone: -5 }, "timezone"],
     ["is_active not a boolean", { name: "p", is_active: "yes" }, "is_active"],
     ["is_active null", { name: "p", is_active: null }, "is_active"],
+    ["slug with upper case", { name: "p", slug: "Campo" }, "slug"],
+    ["slug with a space", { name: "p", slug: "campo 4" }, "slug"],
+    ["slug with a double hyphen", { name: "p", slug: "campo--4" }, "slug"],
+    ["slug ending in a hyphen", { name: "p", slug: "campo-" }, "slug"],
+    ["empty slug", { name: "p", slug: "" }, "slug"],
+    ["slug too long", { name: "p", slug: "s".repeat(65) }, "slug"],
+    ["slug not a string", { name: "p", slug: 4 }, "slug"],
+    ["edge node id with a slash", { name: "p", sparkplug_edge_node_id: "a/b" }, "sparkplug_edge_node_id"],
+    ["edge node id with #", { name: "p", sparkplug_edge_node_id: "a#" }, "sparkplug_edge_node_id"],
+    ["empty edge node id", { name: "p", sparkplug_edge_node_id: "" }, "sparkplug_edge_node_id"],
+    ["edge node id null", { name: "p", sparkplug_edge_node_id: null }, "sparkplug_edge_node_id"],
+    ["primary host id with +", { name: "p", sparkplug_primary_host_id: "h+1" }, "sparkplug_primary_host_id"],
+    [
+      "primary host id too long",
+      { name: "p", sparkplug_primary_host_id: "h".repeat(65) },
+      "sparkplug_primary_host_id",
+    ],
+    [
+      "primary host id not a string",
+      { name: "p", sparkplug_primary_host_id: 7 },
+      "sparkplug_primary_host_id",
+    ],
   ];
 
   for (const [label, body, field] of cases) {

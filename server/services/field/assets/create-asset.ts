@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { assets } from "../../../db/schema/index.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -20,7 +21,7 @@ export function assetColumns(input: AssetInput) {
 export function createAsset(ctx: ServiceContext, auth: AuthContext, input: AssetInput): AssetDto {
   const now = ctx.clock.now();
   const id = randomUUID();
-  return ctx.db.transaction((tx) => {
+  const dto = ctx.db.transaction((tx) => {
     const project = visibleProject(tx, auth, input.project_id);
     const row = tx
       .insert(assets)
@@ -40,4 +41,7 @@ export function createAsset(ctx: ServiceContext, auth: AuthContext, input: Asset
     });
     return dto;
   });
+  // A new Sparkplug device and UNS level (the agent's configuration does not change).
+  configChanged(ctx, dto.project_id);
+  return dto;
 }

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { assets } from "../../../db/schema/index.ts";
 import { badRequest, notFound } from "../../../http/errors.ts";
+import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -21,7 +22,7 @@ export function replaceAsset(
   input: AssetInput,
 ): AssetDto {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
+  const after = ctx.db.transaction((tx) => {
     const current = visibleAsset(tx, auth, id);
     if (input.project_id !== current.projectId) {
       throw badRequest("project_id: an asset cannot be moved to another project; create a new asset there");
@@ -46,4 +47,7 @@ export function replaceAsset(
     });
     return after;
   });
+  // A renamed asset is another Sparkplug device_id and UNS level.
+  configChanged(ctx, after.project_id);
+  return after;
 }

@@ -8,6 +8,7 @@ import type { ServiceContext } from "../../context.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";
 import type { ProjectInput } from "../inputs.ts";
 import { projectColumns } from "./project-columns.ts";
+import { newProjectSlug } from "./project-slug.ts";
 
 /**
  * Creates a project. A caller who only sees assigned projects (a supervisor) is assigned to the
@@ -20,7 +21,13 @@ export function createProject(ctx: ServiceContext, auth: AuthContext, input: Pro
   return ctx.db.transaction((tx) => {
     const row = tx
       .insert(projects)
-      .values({ id, ...columns, createdAt: now, updatedAt: now })
+      .values({
+        id,
+        ...columns,
+        slug: newProjectSlug(tx, columns.name, input.slug),
+        createdAt: now,
+        updatedAt: now,
+      })
       .returning()
       .get();
     if (!seesAllProjects(auth.role)) {

@@ -30,4 +30,5 @@ export function deleteProject(ctx: ServiceContext, auth: AuthContext, id: string
   });
   // The project's agent token died with it: live MQTT sessions that used it must be dropped.
   ctx.events.emit("agentTokenRotated", { projectId: id });
+  ctx.events.emit("projectDeleted", { projectId: id });
 }

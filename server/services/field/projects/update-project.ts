@@ -9,8 +9,12 @@ import { type ProjectDto, toProjectDto } from "../dto.ts";
 import type { ProjectInput } from "../inputs.ts";
 import { visibleProject } from "../lookup.ts";
 import { projectColumns } from "./project-columns.ts";
+import { replacedProjectSlug } from "./project-slug.ts";
 
-/** PUT semantics: the body replaces every writable field; last_health_report is the agent's, kept. */
+/**
+ * PUT semantics: the body replaces every writable field; last_health_report is the agent's, kept.
+ * An omitted slug keeps the current one: HMIs address the project by it.
+ */
 export function replaceProject(
   ctx: ServiceContext,
   auth: AuthContext,
@@ -20,10 +24,12 @@ export function replaceProject(
   const columns = projectColumns(input);
   const now = ctx.clock.now();
   const after = ctx.db.transaction((tx) => {
-    const before = toProjectDto(visibleProject(tx, auth, id));
+    const current = visibleProject(tx, auth, id);
+    const before = toProjectDto(current);
+    const slug = replacedProjectSlug(tx, id, current.slug, input.slug);
     const row = tx
       .update(projects)
-      .set({ ...columns, updatedAt: now })
+      .set({ ...columns, slug, updatedAt: now })
       .where(eq(projects.id, id))
       .returning()
       .get();

@@ -1,0 +1,87 @@
+import type { Browser, Page } from "playwright-core";
+import { expect } from "vitest";
+import { builtConsole } from "../../../scripts/testing/console-build.ts";
+import { totpCode } from "../../../server/services/auth/totp.ts";
+import { TestServer } from "../../../server/testing/harness.ts";
+import { launchChromium } from "./browser.ts";
+
+/** A real server serving the console built from this checkout, and Debian's chromium. */
+export async function startSite(): Promise<{ t: TestServer; browser: Browser; stop(): Promise<void> }> {
+  const { dir } = await builtConsole();
+  const t = await TestServer.start({ CONSOLE_DIR: dir });
+  const browser = await launchChromium();
+  return {
+    t,
+    browser,
+    stop: async () => {
+      await browser.close();
+      await t.stop();
+    },
+  };
+}
+
+/** Signs in through the page's form (English labels unless `labels` says otherwise). */
+export async function signIn(
+  page: Page,
+  baseUrl: string,
+  user: { email: string; password: string },
+  labels = { email: "Email", password: "Password", submit: "Sign in" },
+): Promise<void> {
+  if (!page.url().startsWith(baseUrl)) await page.goto(`${baseUrl}/`);
+  await page.getByLabel(labels.email).fill(user.email);
+  await page.getByLabel(labels.password).fill(user.password);
+  await page.getByRole("button", { name: labels.submit, exact: true }).click();
+}
+
+/** The TOTP code of the server's clock, `offset` steps ahead (the current step is used up by enabling). */
+export function codeFor(t: TestServer, secret: string, offset: number): string {
+  return totpCode(secret, new Date(t.clock.now().getTime() + offset * 30_000));
+}
+
+/** A project with a well and a tank, an alert rule on the well's pressure, and users of each role on it. */
+export async function consoleField(t: TestServer) {
+  const admin = await t.admin();
+  const projectId = await t.project();
+  const wellId = await t.asset(projectId, "well");
+  const tankId = await t.asset(projectId, "tank");
+  const rule = await t.request<{ id: string }>("/api/alert-rules", {
+    token: admin.token,
+    body: {
+      project_id: projectId,
+      name: "High pressure",
+      variable_alias: "pressure",
+      condition: "gt",
+      threshold: 1500,
+      severity: "critical",
+    },
+  });
+  expect(rule.status).toBe(201);
+  const [supervisor, operador, reader] = await Promise.all([
+    t.userWithRole("supervisor", [projectId]),
+    t.userWithRole("operador", [projectId]),
+    t.userWithRole("anh_reader", [projectId]),
+  ]);
+  return { admin, projectId, wellId, tankId, supervisor, operador, reader };
+}
+
+/** POST /api/telemetry as `token`. */
+export async function writeValues(
+  t: TestServer,
+  token: string,
+  assetId: string,
+  values: Record<string, number>,
+  unit?: string,
+): Promise<void> {
+  const res = await t.request("/api/telemetry", {
+    token,
+    body: {
+      asset_id: assetId,
+      readings: Object.entries(values).map(([variable, value]) => ({
+        variable,
+        value,
+        ...(unit ? { unit } : {}),
+      })),
+    },
+  });
+  expect(res.status, res.text).toBe(201);
+}

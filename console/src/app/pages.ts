@@ -1,0 +1,14 @@
+import { alarmsPage } from "../pages/alarms.ts";
+import { overviewPage } from "../pages/overview.ts";
+import { assetPage, projectPage } from "../pages/project.ts";
+import { signInPage } from "../pages/sign-in.ts";
+import type { PageDef } from "./page.ts";
+
+/** Shown to anyone not signed in, whatever the address. */
+export const SIGN_IN: PageDef = signInPage;
+
+/**
+ * Every page after sign-in, in navigation order: the first one a role may use is its home. A new
+ * page is a module under pages/ exporting a PageDef, one line here, and its i18n keys.
+ */
+export const PAGES: readonly PageDef[] = [overviewPage, alarmsPage, projectPage, assetPage];

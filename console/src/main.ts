@@ -1,0 +1,4 @@
+import { ConsoleApp } from "./app/app.ts";
+
+const root = document.getElementById("app");
+if (root) void new ConsoleApp(root).start();

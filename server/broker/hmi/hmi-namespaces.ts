@@ -1,0 +1,273 @@
+import type { Payload } from "../../../shared/mqtt/topics.ts";
+import { projects } from "../../db/schema/index.ts";
+import type { ServiceContext } from "../../services/context.ts";
+import type { AlarmNotice, TelemetryEvent } from "../../services/events.ts";
+import { loadFieldModel } from "./field-model.ts";
+import type { HmiPublish } from "./hmi-access.ts";
+import { HmiProject } from "./hmi-project.ts";
+import { ProjectNamesCache } from "./project-names.ts";
+import { nextBdSeq } from "./sparkplug/bd-seq.ts";
+import { DEFAULT_EDGE_NODE_OPTIONS, type EdgeNodeOptions, SparkplugEdgeNode } from "./sparkplug/edge-node.ts";
+import { flushUns } from "./uns-namespace.ts";
+
+/** The broker's publish of a ready payload. */
+export type RawPublish = (topic: string, payload: Buffer, retain: boolean, qos: 0 | 1) => Promise<void>;
+
+export type HmiNamespacesOptions = EdgeNodeOptions & {
+  /**
+   * Sparkplug messages handed to the broker and not yet delivered to every subscriber: past this,
+   * no historical values are sent (a slow HMI's TCP backpressure reaches the backlog, not live data).
+   */
+  maxUndelivered: number;
+  /** How often Sparkplug messages leave (coalescing a burst into one DDATA per device). */
+  flushMs: number;
+  /** How often the unified namespace is brought up to date (at most one message per variable). */
+  unsFlushMs: number;
+};
+
+export const DEFAULT_HMI_OPTIONS: HmiNamespacesOptions = {
+  ...DEFAULT_EDGE_NODE_OPTIONS,
+  maxUndelivered: 20,
+  flushMs: 100,
+  unsFlushMs: 1_000,
+};
+
+type Entry = { project: HmiProject; node: SparkplugEdgeNode; stale: boolean };
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * What SCADA HMIs read from the embedded broker besides caudal/v1/…/live (issue 11): each
+ * project's Sparkplug B 3.0 edge node and its unified namespace, from the services' events
+ * (committed telemetry, the agent's status and heartbeats, comm_loss alarms, changes of the
+ * field model) and the HMIs' own commands (Rebirth, STATE).
+ *
+ * Lifecycle: the constructor only assigns; start() loads every project (so the unified
+ * namespace holds its retained values again after a restart), subscribes and starts the flush
+ * timer; stop() publishes each live node's NDEATH and waits for it before the broker closes.
+ */
+export class HmiNamespaces {
+  /** How HMIs address each project; the broker's access checks read it. */
+  readonly names: ProjectNamesCache;
+  readonly #ctx: ServiceContext;
+  readonly #publish: RawPublish;
+  readonly #options: HmiNamespacesOptions;
+  readonly #entries = new Map<string, Entry>();
+  readonly #inflight = new Set<Promise<void>>();
+  /** Sparkplug messages not yet delivered (see maxUndelivered). */
+  #undelivered = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #lastUns = 0;
+  #droppedLogged = 0;
+
+  constructor(ctx: ServiceContext, publish: RawPublish, options: Partial<HmiNamespacesOptions> = {}) {
+    this.#ctx = ctx;
+    this.#publish = publish;
+    this.#options = { ...DEFAULT_HMI_OPTIONS, ...options };
+    this.names = new ProjectNamesCache(ctx);
+  }
+
+  start(): void {
+    if (this.#timer) return;
+    const { events } = this.#ctx;
+    for (const { id } of this.#ctx.db.select({ id: projects.id }).from(projects).all()) this.#entry(id);
+    events.on("telemetry", this.observe);
+    events.on("agentStatus", this.#onAgentStatus);
+    events.on("agentHeartbeat", this.#onHeartbeat);
+    events.on("alarm", this.#onAlarm);
+    events.on("configChanged", this.#onConfigChanged);
+    events.on("projectDeleted", this.#onProjectDeleted);
+    this.#timer = setInterval(() => this.flush(), this.#options.flushMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#timer) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    const { events } = this.#ctx;
+    events.off("telemetry", this.observe);
+    events.off("agentStatus", this.#onAgentStatus);
+    events.off("agentHeartbeat", this.#onHeartbeat);
+    events.off("alarm", this.#onAlarm);
+    events.off("configChanged", this.#onConfigChanged);
+    events.off("projectDeleted", this.#onProjectDeleted);
+    // An edge node that disconnects on purpose says so with its NDEATH [tck-id-payloads-ndeath-will-message-publisher].
+    const now = this.#now();
+    for (const { node } of this.#entries.values()) node.stop(now);
+    await Promise.all([...this.#inflight]);
+    this.#entries.clear();
+    this.names.clear();
+  }
+
+  /** Committed telemetry; runs inside ingest's emit, so it never throws. */
+  readonly observe = (event: TelemetryEvent): void => {
+    try {
+      this.#entries.get(event.projectId)?.project.observe(event);
+    } catch (err) {
+      this.#ctx.logger.error("HMI namespaces: telemetry not taken", {
+        project_id: event.projectId,
+        error: errorText(err),
+      });
+    }
+  };
+
+  /** A publish of an HMI, allowed by hmi-access.ts: a Rebirth, or its primary host's STATE. */
+  published(projectId: string, action: HmiPublish): void {
+    const entry = this.#entry(projectId);
+    if (!entry) return;
+    if (action.kind === "rebirth") entry.node.rebirth();
+    else if (action.kind === "state") entry.node.hostState(action.hostId, action.state);
+  }
+
+  /** Publishes what is due (the timer calls it; tests may too). */
+  flush(): void {
+    const now = this.#now();
+    const uns = now - this.#lastUns >= this.#options.unsFlushMs;
+    if (uns) this.#lastUns = now;
+    for (const [projectId, entry] of this.#entries) {
+      try {
+        if (entry.stale && !this.#reload(projectId, entry, now)) continue;
+        entry.node.flush(now, this.#undelivered < this.#options.maxUndelivered);
+        if (uns) flushUns(entry.project, this.#retained);
+        this.#reportDropped(projectId, entry);
+      } catch (err) {
+        this.#ctx.logger.error("HMI namespaces: publishing failed", {
+          project_id: projectId,
+          error: errorText(err),
+        });
+      }
+    }
+  }
+
+  #entry(projectId: string): Entry | undefined {
+    const known = this.#entries.get(projectId);
+    if (known) return known;
+    const names = this.names.get(projectId);
+    const model = names && loadFieldModel(this.#ctx, projectId);
+    if (!names || !model) return undefined;
+    const project = new HmiProject(names, model);
+    const node = new SparkplugEdgeNode(
+      project,
+      this.#sparkplug,
+      () => nextBdSeq(this.#ctx, projectId),
+      this.#options,
+    );
+    const entry = { project, node, stale: false };
+    this.#entries.set(projectId, entry);
+    return entry;
+  }
+
+  /** Re-reads the project after a change; false when it is gone. */
+  #reload(projectId: string, entry: Entry, now: number): boolean {
+    entry.stale = false;
+    this.names.forget(projectId);
+    const names = this.names.get(projectId);
+    const model = names && loadFieldModel(this.#ctx, projectId);
+    if (!names || !model) {
+      this.#remove(projectId, entry, now);
+      return false;
+    }
+    const previous = entry.project.names;
+    entry.project.apply(names, model);
+    if (
+      previous.group !== names.group ||
+      previous.edgeNodeId !== names.edgeNodeId ||
+      previous.primaryHostId !== names.primaryHostId
+    ) {
+      entry.node.namesChanged(now, previous);
+    }
+    return true;
+  }
+
+  #remove(projectId: string, entry: Entry, now: number): void {
+    entry.node.stop(now);
+    entry.project.clearAll();
+    flushUns(entry.project, this.#retained);
+    this.#entries.delete(projectId);
+    this.names.forget(projectId);
+  }
+
+  readonly #onAgentStatus = ({ projectId, status }: { projectId: string; status: "online" | "offline" }) => {
+    const entry = this.#entry(projectId);
+    if (!entry) return;
+    if (status === "online") entry.node.agentOnline();
+    else entry.node.agentOffline(this.#now());
+  };
+
+  readonly #onHeartbeat = ({
+    projectId,
+    heartbeat,
+  }: {
+    projectId: string;
+    heartbeat: Payload<"heartbeat">;
+  }) => {
+    this.#entry(projectId)?.project.setNodeInfo({
+      agentVersion: heartbeat.agent_version,
+      configVersion: heartbeat.config.version,
+      bufferPoints: heartbeat.buffer.points,
+    });
+  };
+
+  readonly #onAlarm = ({ event, alarm }: AlarmNotice): void => {
+    if (alarm.alarm_type !== "comm_loss" || alarm.asset_id === null || event === "acknowledged") return;
+    const project = this.#entries.get(alarm.project_id)?.project;
+    const device = project?.devices.get(alarm.asset_id);
+    if (project && device) project.setCommLoss(device, event === "raised");
+  };
+
+  readonly #onConfigChanged = ({ projectId }: { projectId: string }): void => {
+    // Access checks see the new names at once; the model is read again at the next flush.
+    this.names.forget(projectId);
+    const entry = this.#entries.get(projectId);
+    if (entry) entry.stale = true;
+    else this.#entry(projectId);
+  };
+
+  readonly #onProjectDeleted = ({ projectId }: { projectId: string }): void => {
+    const entry = this.#entries.get(projectId);
+    if (entry) this.#remove(projectId, entry, this.#now());
+    this.names.forget(projectId);
+  };
+
+  readonly #sparkplug = (topic: string, payload: Uint8Array, death: boolean): void => {
+    this.#undelivered += 1;
+    const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    void this.#send(topic, bytes, false, death ? 1 : 0).then(() => {
+      this.#undelivered -= 1;
+    });
+  };
+
+  readonly #retained = (topic: string, payload: Buffer): void => {
+    void this.#send(topic, payload, true, 0);
+  };
+
+  /** Resolves once the broker has delivered it (or failed to, which is logged). */
+  #send(topic: string, payload: Buffer, retain: boolean, qos: 0 | 1): Promise<void> {
+    const sent = this.#publish(topic, payload, retain, qos).catch((err: unknown) =>
+      this.#ctx.logger.error("HMI namespaces: publish failed", { topic, error: errorText(err) }),
+    );
+    this.#inflight.add(sent);
+    return sent.then(() => {
+      this.#inflight.delete(sent);
+    });
+  }
+
+  /** Historical values dropped because HMIs were away too long: said at most every 10 s. */
+  #reportDropped(projectId: string, entry: Entry): void {
+    const dropped = entry.project.history.dropped;
+    if (dropped === 0) return;
+    const now = this.#now();
+    if (now - this.#droppedLogged < 10_000) return;
+    this.#droppedLogged = now;
+    this.#ctx.logger.warn("Sparkplug: historical values dropped (queue full)", {
+      project_id: projectId,
+      dropped,
+      queued: entry.project.history.size,
+    });
+  }
+
+  #now(): number {
+    return this.#ctx.clock.now().getTime();
+  }
+}

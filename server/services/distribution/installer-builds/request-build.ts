@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { installerBuilds, projects } from "../../../db/schema/index.ts";
+import { notFound } from "../../../http/errors.ts";
+import { appendAudit } from "../../audit/append-audit.ts";
+import { type AuthContext, assertProjectVisible } from "../../auth/auth-context.ts";
+import type { ServiceContext } from "../../context.ts";
+import type { AgentArtifacts } from "../agent-artifacts.ts";
+import type { InstallerBuildRow } from "./build-dto.ts";
+import { installerInputs } from "./installer-inputs.ts";
+import { servableBuild } from "./servable-build.ts";
+
+export type BuildRequest = {
+  /** Queued, running, or (from the cache) succeeded. */
+  build: InstallerBuildRow;
+  /** A new build was queued by this request. */
+  queued: boolean;
+};
+
+export type BuildOptions = {
+  serverUrl: string;
+  /** Ignore the cache (POST …/rebuild). */
+  rebuild: boolean;
+  /**
+   * Queue again when the project's last build failed on these same inputs (POST …/build and
+   * …/rebuild). GET …/installer reports that failure instead: a client polling it must not start
+   * a failing build, and issue an enrollment code, on every poll.
+   */
+  retryFailed: boolean;
+};
+
+/**
+ * Asks for the project's MSI to be built. One build at a time per project: while one is queued or
+ * running, that one is returned and nothing starts. Otherwise the cache answers (an MSI of the same
+ * agent version and inputs whose enrollment code is still good), unless `rebuild`; else a build is
+ * queued for the worker (build-worker.ts) and audited.
+ */
+export function requestInstallerBuild(
+  ctx: ServiceContext,
+  artifacts: AgentArtifacts,
+  auth: AuthContext,
+  projectId: string,
+  opts: BuildOptions,
+): BuildRequest {
+  assertProjectVisible(auth, projectId);
+  const result = ctx.db.transaction(
+    (tx): BuildRequest => {
+      const project = tx
+        .select({ id: projects.id, name: projects.name })
+        .from(projects)
+        .where(eq(projects.id, projectId))
+        .get();
+      if (!project) throw notFound("project");
+      const active = tx
+        .select()
+        .from(installerBuilds)
+        .where(
+          and(
+            eq(installerBuilds.projectId, projectId),
+            inArray(installerBuilds.status, ["queued", "running"]),
+          ),
+        )
+        .get();
+      if (active) return { build: active, queued: false };
+      const inputs = installerInputs(artifacts, project, opts.serverUrl);
+      if (!opts.rebuild && !("missing" in inputs)) {
+        const cached = servableBuild(ctx, projectId, inputs);
+        if (cached) return { build: cached, queued: false };
+      }
+      if (!opts.retryFailed) {
+        const latest = tx
+          .select()
+          .from(installerBuilds)
+          .where(eq(installerBuilds.projectId, projectId))
+          .orderBy(desc(installerBuilds.createdAt))
+          .limit(1)
+          .get();
+        const sameInputs =
+          latest?.serverUrl === opts.serverUrl &&
+          latest.inputsSha256 === ("missing" in inputs ? null : inputs.inputsSha256);
+        if (latest?.status === "failed" && sameInputs) return { build: latest, queued: false };
+      }
+      const now = ctx.clock.now();
+      const build = tx
+        .insert(installerBuilds)
+        .values({
+          id: randomUUID(),
+          projectId,
+          status: "queued",
+          rebuild: opts.rebuild,
+          serverUrl: opts.serverUrl,
+          requestedBy: auth.userId,
+          createdAt: now,
+        })
+        .returning()
+        .get();
+      appendAudit(tx, {
+        at: now,
+        userId: auth.userId,
+        projectId,
+        entity: "installer_build",
+        entityId: build.id,
+        action: "create",
+        before: null,
+        after: { status: "queued", rebuild: opts.rebuild, server_url: opts.serverUrl },
+      });
+      return { build, queued: true };
+    },
+    { behavior: "immediate" },
+  );
+  if (result.queued) ctx.events.emit("installerBuildQueued", { buildId: result.build.id, projectId });
+  return result;
+}

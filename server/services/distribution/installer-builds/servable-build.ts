@@ -1,0 +1,45 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { installerBuilds } from "../../../db/schema/index.ts";
+import { enrollmentCodeStatusById } from "../../agents/enrollment-codes.ts";
+import type { ServiceContext } from "../../context.ts";
+import type { InstallerBuildRow } from "./build-dto.ts";
+import { installersDir } from "./installer-files.ts";
+
+/**
+ * A cached MSI is served only while its enrollment code has at least this long to live: one
+ * downloaded now is installed later, perhaps days later at a remote site.
+ */
+export const MSI_CODE_MIN_REMAINING_MS = 24 * 3_600_000;
+
+/**
+ * The project's latest built MSI made from these inputs, if it may still be handed out: its file is
+ * kept and its enrollment code is active (not used, expired or revoked) for a while yet.
+ */
+export function servableBuild(
+  ctx: ServiceContext,
+  projectId: string,
+  key: { agentVersion: string; inputsSha256: string },
+): InstallerBuildRow | null {
+  const row = ctx.db
+    .select()
+    .from(installerBuilds)
+    .where(
+      and(
+        eq(installerBuilds.projectId, projectId),
+        eq(installerBuilds.status, "succeeded"),
+        eq(installerBuilds.agentVersion, key.agentVersion),
+        eq(installerBuilds.inputsSha256, key.inputsSha256),
+        isNotNull(installerBuilds.file),
+      ),
+    )
+    .orderBy(desc(installerBuilds.finishedAt))
+    .limit(1)
+    .get();
+  if (!row?.file || !row.enrollmentCodeId) return null;
+  const code = enrollmentCodeStatusById(ctx, row.enrollmentCodeId);
+  if (code?.status !== "active") return null;
+  if (code.expiresAt.getTime() - ctx.clock.now().getTime() < MSI_CODE_MIN_REMAINING_MS) return null;
+  return existsSync(join(installersDir(ctx), row.file)) ? row : null;
+}

@@ -1,0 +1,27 @@
+import type { mqttCredentials } from "../../db/schema/index.ts";
+
+type CredentialRow = typeof mqttCredentials.$inferSelect;
+
+/** An HMI's MQTT login as listed: never the password, nor its hash. */
+export type MqttCredentialDto = {
+  id: string;
+  project_id: string;
+  name: string;
+  username: string;
+  created_by: string | null;
+  created_at: string;
+};
+
+/** The MQTT user name of a credential: `hmi:<credential id>`. */
+export const hmiUsername = (credentialId: string) => `hmi:${credentialId}`;
+
+export function toMqttCredentialDto(row: CredentialRow): MqttCredentialDto {
+  return {
+    id: row.id,
+    project_id: row.projectId,
+    name: row.name,
+    username: row.username,
+    created_by: row.createdBy,
+    created_at: row.createdAt.toISOString(),
+  };
+}

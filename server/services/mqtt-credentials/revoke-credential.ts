@@ -1,0 +1,38 @@
+import { and, eq } from "drizzle-orm";
+import { mqttCredentials } from "../../db/schema/index.ts";
+import { notFound } from "../../http/errors.ts";
+import { appendAudit } from "../audit/append-audit.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
+import type { ServiceContext } from "../context.ts";
+import { visibleProject } from "../field/lookup.ts";
+import { toMqttCredentialDto } from "./credential-dto.ts";
+
+/** Deletes an HMI login of the project; the broker drops its open connections at once (the event). */
+export function revokeMqttCredential(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  projectId: string,
+  credentialId: string,
+): void {
+  const now = ctx.clock.now();
+  ctx.db.transaction((tx) => {
+    visibleProject(tx, auth, projectId);
+    const row = tx
+      .delete(mqttCredentials)
+      .where(and(eq(mqttCredentials.id, credentialId), eq(mqttCredentials.projectId, projectId)))
+      .returning()
+      .get();
+    if (!row) throw notFound("mqtt credential");
+    appendAudit(tx, {
+      at: now,
+      userId: auth.userId,
+      projectId,
+      entity: "mqtt_credential",
+      entityId: credentialId,
+      action: "delete",
+      before: toMqttCredentialDto(row),
+      after: null,
+    });
+  });
+  ctx.events.emit("mqttCredentialRevoked", { projectId, credentialId });
+}
