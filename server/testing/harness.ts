@@ -59,6 +59,9 @@ export class TestServer {
       // Its own (empty) folder, never the repository's build: a test that serves agent binaries
       // writes them there (writeAgentDistFixture) or names builtAgentBinaries()'s folder.
       AGENT_DIST_DIR: join(this.dataDir, "agent-dist"),
+      // Tests count and compare raw rows of readings hours old: the packing job stays out of their
+      // way unless a test asks for it (TELEMETRY_PACK_AFTER_HOURS: "0").
+      TELEMETRY_PACK_AFTER_HOURS: "9000",
       ...overrides,
     });
     this.#logger = logger;

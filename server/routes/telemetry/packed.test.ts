@@ -17,10 +17,11 @@ type Item = {
 };
 
 /**
- * One server packs its cold telemetry (TELEMETRY_PACK_AFTER_HOURS=0), its twin never does; both get
- * the same requests. Raw reads (JSON, CSV) must answer the same bytes on both, through packing, late
- * readings, re-packing and retention, and the packing server every read (history and the report's
- * completeness included) the same bytes after packing as before.
+ * One server packs its cold telemetry (runPacking up to the current hour, as
+ * TELEMETRY_PACK_AFTER_HOURS=0 would), its twin never does; both get the same requests. Raw reads
+ * (JSON, CSV) must answer the same bytes on both, through packing, late readings, re-packing and
+ * retention, and the packing server every read (history and the report's completeness included)
+ * the same bytes after packing as before.
  *
  * Rollup-derived reads (history, report) are compared between the twins to 1e-9: their sums are
  * floating-point additions whose grouping depends on when each server's roll-up pass ran.
@@ -143,6 +144,12 @@ describe("packed cold telemetry reads exactly as raw", () => {
     return b;
   };
   const packedRows = () => packing.count("SELECT count(*) FROM telemetry_packed");
+  /** The start of the packing server's current hour: everything before it is packed. */
+  const hourCutoff = () => {
+    const now = packing.t.clock.now().getTime();
+    return now - (now % HOUR);
+  };
+  const pack = () => packing.t.server.telemetry.runPacking(hourCutoff());
   const rawBefore = (ts: number) => packing.count(`SELECT count(*) FROM telemetry_raw WHERE ts < ${ts}`);
   const both = async (items: Item[]) => {
     const [a, b] = [await plain.post(items), await packing.post(items)];
@@ -152,8 +159,8 @@ describe("packed cold telemetry reads exactly as raw", () => {
 
   beforeAll(async () => {
     const [a, b] = await Promise.all([
-      TestServer.start({ TELEMETRY_PACK_AFTER_HOURS: "9000", TELEMETRY_RETENTION_DAYS: "3" }),
-      TestServer.start({ TELEMETRY_PACK_AFTER_HOURS: "0", TELEMETRY_RETENTION_DAYS: "3" }),
+      TestServer.start({ TELEMETRY_RETENTION_DAYS: "3" }),
+      TestServer.start({ TELEMETRY_RETENTION_DAYS: "3" }),
     ]);
     plain = new Twin("plain", a);
     packing = new Twin("packing", b);
@@ -187,8 +194,8 @@ describe("packed cold telemetry reads exactly as raw", () => {
 
   it("answers the same bytes after packing as before (raw JSON, CSV, history, report completeness)", async () => {
     const before = await expectSameReads();
-    const totals = await packing.t.server.telemetry.runPacking();
-    const cutoff = packing.t.server.telemetry.packCutoff(packing.t.clock.now().getTime());
+    const totals = await pack();
+    const cutoff = hourCutoff();
     expect(totals.rawRows).toBeGreaterThan(3 * 10_000);
     expect(rawBefore(cutoff)).toBe(0);
     // 10,800 points a series over two days: several blocks per series, none across midnight.
@@ -228,7 +235,7 @@ describe("packed cold telemetry reads exactly as raw", () => {
     expect(rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(4);
     await expectSameReads();
 
-    await packing.t.server.telemetry.runPacking();
+    await pack();
     expect(rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(0);
     await expectSameReads();
     // And once packed, still duplicates; so is a replay of eight packed hours (an agent resending).
@@ -244,7 +251,7 @@ describe("packed cold telemetry reads exactly as raw", () => {
   it("retention drops packed points older than the window, whole blocks and the part of the one spanning it", async () => {
     // Two days on, the three-day window cuts through the data's first day.
     for (const twin of [plain, packing]) twin.t.clock.advance(2 * DAY);
-    await packing.t.server.telemetry.runPacking();
+    await pack();
     expect(packing.count("SELECT count(*) FROM telemetry_raw")).toBe(0);
     const blocksBefore = packedRows();
     const [a, b] = [

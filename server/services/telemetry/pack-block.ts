@@ -1,7 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
 import { decodeBlock, encodeBlock, type Points } from "./codec/block.ts";
-import { type BlockRow, MAX_BLOCK_POINTS, PackedReads, windowOf } from "./packed-blocks.ts";
+import { type BlockRow, lowerBound, MAX_BLOCK_POINTS, PackedReads, windowOf } from "./packed-blocks.ts";
 
 /** The statements of one packing step. */
 export class PackStatements {
@@ -58,22 +58,34 @@ export type PackStep = {
  * the raw rows deleted together, so a crash leaves either the rows or the blocks, never half.
  *
  * Rows that fall inside a block's span (late readings) are merged with it and the block is
- * rewritten; rows after the day's last block join it while it has room; otherwise they make new
- * blocks. The merged points are cut into equal blocks of at most MAX_BLOCK_POINTS. Returns
- * undefined when the series has no raw row before `before`.
+ * rewritten, one block per step; rows after the day's last block join it while it has room;
+ * otherwise they make new blocks. The merged points are cut into equal blocks of at most
+ * MAX_BLOCK_POINTS. Returns undefined when the series has no raw row before `before`.
  */
 export function packNext(stmts: PackStatements, seriesId: number, before: number): PackStep | undefined {
   const oldest = stmts.oldestRaw.get(seriesId, before);
   if (oldest === undefined) return undefined;
   const window = windowOf(oldest);
   const end = Math.min(before, window.end);
-  const rows: Points = {
+  let rows: Points = {
     ts: Float64Array.from(stmts.rawTs.all(seriesId, oldest, end, MAX_BLOCK_POINTS)),
     values: Float64Array.from(stmts.rawValues.all(seriesId, oldest, end, MAX_BLOCK_POINTS)),
   };
+  let blocks = stmts.packed.ascending.all({
+    series: seriesId,
+    from: rows.ts[0] ?? oldest,
+    to: rows.ts.at(-1) ?? oldest,
+  });
+  const second = blocks[1];
+  if (second) {
+    // Late rows across several blocks: this step merges those before the second block into the
+    // first, so that a step rewrites one block at most.
+    const keep = lowerBound(rows.ts, second[0]);
+    rows = { ts: rows.ts.subarray(0, keep), values: rows.values.subarray(0, keep) };
+    blocks = blocks.slice(0, 1);
+  }
   const firstRaw = rows.ts[0] ?? oldest;
   const lastRaw = rows.ts.at(-1) ?? oldest;
-  let blocks = stmts.packed.ascending.all({ series: seriesId, from: firstRaw, to: lastRaw });
   if (blocks.length === 0) {
     const previous = stmts.previous.get(seriesId, window.start, firstRaw, firstRaw);
     if (previous && previous[2] + rows.ts.length <= MAX_BLOCK_POINTS) blocks = [previous];

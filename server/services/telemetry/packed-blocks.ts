@@ -4,7 +4,7 @@ import { decodeBlock, type Points } from "./codec/block.ts";
 import { DAY_MS } from "./limits.ts";
 
 /** Blocks never cross a UTC day: a block overlapping [from, to] starts after from − PACK_WINDOW_MS. */
-export const PACK_WINDOW_MS = DAY_MS;
+const PACK_WINDOW_MS = DAY_MS;
 
 /**
  * Points per block at most. Bounds a packing transaction (and so how long it holds the event

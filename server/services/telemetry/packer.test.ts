@@ -84,6 +84,44 @@ describe("the packing pass of a running server", () => {
   });
 });
 
+describe("readings written already cold", () => {
+  let t: TestServer;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    t = await TestServer.start(
+      { TELEMETRY_PACK_AFTER_HOURS: "1" },
+      { logger: createLogger("info", (l) => lines.push(JSON.parse(l))) },
+    );
+  });
+  afterAll(async () => t.stop());
+
+  it("are packed a few seconds after such writes stop, without waiting for the next interval", async () => {
+    const token = (await t.admin()).token;
+    const asset = await t.asset(await t.project());
+    const now = t.clock.now().getTime();
+    const cutoff = t.server.telemetry.packCutoff(now);
+    const stamps = [
+      ...Array.from({ length: 120 }, (_, i) => cutoff - 3 * HOUR + i * 60_000),
+      ...Array.from({ length: 10 }, (_, i) => now - i * 1000),
+    ];
+    const items = stamps.map((ts) => ({
+      asset_id: asset,
+      timestamp: iso(ts),
+      readings: [{ variable: "v", value: 1 }],
+    }));
+    expect((await t.request("/api/telemetry/batch", { token, body: { items } })).status).toBe(201);
+    const sqlite = t.server.context.sqlite;
+    const raw = () => sqlite.prepare<[], number>("SELECT count(*) FROM telemetry_raw").pluck().get();
+    expect(raw()).toBe(130);
+    // The pass logs once it is over (blocks written, free pages released).
+    const packed = () => lines.find((l) => l.msg === "telemetry packed");
+    const deadline = Date.now() + 30_000;
+    while (!packed() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(raw()).toBe(10);
+    expect(packed()).toMatchObject({ raw_rows: 120 });
+  });
+});
+
 describe("TelemetryPacker", () => {
   let handle: DatabaseHandle;
   beforeAll(() => {

@@ -9,6 +9,8 @@ export type PackTotals = {
   /** Points encoded (raw rows plus those of blocks rewritten to take late readings). */
   points: number;
   blocks: number;
+  /** Blocks replaced by rewritten ones (late readings merged into them). */
+  rewritten: number;
   bytes: number;
   /** Series whose rows were packed. */
   series: number;
@@ -32,6 +34,9 @@ const VACUUM_PAGES = 1_000;
 const RELEASE_ABOVE = 0.25;
 const KEEP_FREE = 0.02;
 const MIN_FREE_PAGES = 64;
+/** WAL truncation attempts after a pass, and the pause between them. */
+const TRUNCATE_ATTEMPTS = 50;
+const TRUNCATE_RETRY_MS = 100;
 
 /**
  * Packs cold raw telemetry (older than its pack cutoff) into compressed blocks, series by series,
@@ -65,6 +70,7 @@ export class TelemetryPacker {
       rawRows: 0,
       points: 0,
       blocks: 0,
+      rewritten: 0,
       bytes: 0,
       series: 0,
       seconds: 0,
@@ -120,19 +126,24 @@ export class TelemetryPacker {
   }
 
   /**
-   * Checkpoints the WAL and truncates it to nothing, if no reader is in the way (it never waits):
-   * a packing pass rewrites a lot, and the WAL file keeps its largest size until truncated.
-   * Returns whether it was truncated.
+   * Checkpoints the WAL and truncates it to nothing: a packing pass rewrites a lot, and the WAL
+   * file keeps its largest size until truncated. The attempt never waits on a lock (the WAL
+   * checkpointer's thread may hold it for a moment); it is retried every TRUNCATE_RETRY_MS, up to
+   * TRUNCATE_ATTEMPTS times. Returns whether the WAL was truncated.
    */
-  truncateWal(): boolean {
-    const timeout = Number(this.#sqlite.pragma("busy_timeout", { simple: true }));
-    this.#sqlite.pragma("busy_timeout = 0");
-    try {
-      const [result] = this.#sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
-      return result?.busy === 0;
-    } finally {
-      this.#sqlite.pragma(`busy_timeout = ${timeout}`);
+  async truncateWal(shouldStop: () => boolean): Promise<boolean> {
+    for (let attempt = 0; attempt < TRUNCATE_ATTEMPTS && !shouldStop(); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, TRUNCATE_RETRY_MS));
+      const timeout = Number(this.#sqlite.pragma("busy_timeout", { simple: true }));
+      this.#sqlite.pragma("busy_timeout = 0");
+      try {
+        const [result] = this.#sqlite.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+        if (result?.busy === 0) return true;
+      } finally {
+        this.#sqlite.pragma(`busy_timeout = ${timeout}`);
+      }
     }
+    return false;
   }
 
   #step(seriesId: number, cutoffMs: number): PackStep | undefined {
@@ -150,6 +161,7 @@ function add(totals: PackTotals, step: PackStep): void {
   totals.rawRows += step.rawRows;
   totals.points += step.points;
   totals.blocks += step.blocksWritten;
+  totals.rewritten += step.blocksReplaced;
   totals.bytes += step.bytes;
 }
 

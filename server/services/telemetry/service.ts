@@ -23,6 +23,12 @@ export type TelemetryServiceOptions = GroupCommitOptions & {
   /** How often raw readings older than TELEMETRY_PACK_AFTER_HOURS are packed, and the first delay. */
   packIntervalMs: number;
   packFirstRunMs: number;
+  /**
+   * A pass also starts this long after the last write of readings already older than the pack
+   * cutoff (an agent's backlog, a bulk import): they are packed once they stop arriving rather
+   * than at the next interval, and not while they keep coming.
+   */
+  packColdQuietMs: number;
   /** Background WAL checkpoint period, and the WAL size (pages) at which a commit checkpoints. */
   checkpointIntervalMs: number;
   autocheckpointPages: number;
@@ -36,6 +42,7 @@ export const DEFAULT_TELEMETRY_OPTIONS: TelemetryServiceOptions = {
   retentionFirstRunMs: 60_000,
   packIntervalMs: 300_000,
   packFirstRunMs: 90_000,
+  packColdQuietMs: 5_000,
   checkpointIntervalMs: 200,
   autocheckpointPages: 4_000,
 };
@@ -46,6 +53,8 @@ type Running = {
   packer: TelemetryPacker;
   checkpointer: WalCheckpointer;
   timers: NodeJS.Timeout[];
+  /** Armed, and pushed back, by writes of cold readings: see packColdQuietMs. */
+  coldQuiet: NodeJS.Timeout | undefined;
   /** The connection's wal_autocheckpoint before start(), restored by stop(). */
   autocheckpoint: number;
 };
@@ -133,7 +142,7 @@ export class TelemetryService {
     ];
     for (const t of timers) t.unref();
     const packer = new TelemetryPacker(sqlite, tracker);
-    this.#running = { commits, tracker, packer, checkpointer, timers, autocheckpoint };
+    this.#running = { commits, tracker, packer, checkpointer, timers, coldQuiet: undefined, autocheckpoint };
     // After a restart, find the series whose roll-up a crash cut short, then roll them up.
     this.#runBackground(() =>
       tracker.scan(() => this.#stopping).then(() => tracker.drain(() => this.#stopping)),
@@ -146,6 +155,7 @@ export class TelemetryService {
     if (!running) return;
     this.#stopping = true;
     for (const t of running.timers) clearTimeout(t);
+    clearTimeout(running.coldQuiet);
     running.commits.flush();
     await this.#background?.catch(() => undefined);
     await this.#retentionRun?.catch(() => 0);
@@ -177,11 +187,16 @@ export class TelemetryService {
     const now = this.#ctx.clock.now();
     const cutoff = this.retentionCutoff(now.getTime());
     let expired = 0;
-    for (const item of items) if (item.ts < cutoff) expired += item.readings.length;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const item of items) {
+      if (item.ts < cutoff) expired += item.readings.length;
+      else if (item.ts < oldest) oldest = item.ts;
+    }
     const kept = expired === 0 ? items : items.filter((item) => item.ts >= cutoff);
     if (kept.length === 0) return { accepted: 0, duplicates: 0, ...(expired ? { expired } : {}) };
     // Billing counts a point in the UTC month it was received (spec §2, BillingUsage).
     const written = await running.commits.submit(kept, now.toISOString().slice(0, 7));
+    if (oldest < this.packCutoff(now.getTime())) this.#coldWritten(running);
     for (const event of buildEvents(kept, written)) this.#emit(event);
     return expired === 0 ? written.result : { ...written.result, expired };
   }
@@ -241,10 +256,10 @@ export class TelemetryService {
 
   /**
    * Packs raw readings older than the pack cutoff into compressed blocks (after rolling
-   * everything up), then gives the freed pages back to the file system. The timer runs it; tests
-   * and benches call it. Concurrent calls share one pass.
+   * everything up), then gives the freed pages back to the file system. The timers run it; tests
+   * and benches call it, and may give their own cutoff. Concurrent calls share one pass.
    */
-  runPacking(): Promise<PackTotals> {
+  runPacking(cutoffMs?: number): Promise<PackTotals> {
     if (this.#packRun) return this.#packRun;
     const { tracker, packer } = this.#require();
     const { logger } = this.#ctx;
@@ -252,7 +267,7 @@ export class TelemetryService {
     const run = tracker
       .drain(stop)
       .then(async () => {
-        const cutoff = this.packCutoff(this.#ctx.clock.now().getTime());
+        const cutoff = cutoffMs ?? this.packCutoff(this.#ctx.clock.now().getTime());
         const before = new Date(cutoff).toISOString();
         const totals = await packer.pack(cutoff, stop, (p) =>
           logger.info("telemetry packing", {
@@ -268,11 +283,12 @@ export class TelemetryService {
         this.#totals.packSeconds += totals.seconds;
         if (totals.rawRows > 0) {
           const released = await packer.releaseFreePages(stop);
-          const walTruncated = packer.truncateWal();
+          const walTruncated = await packer.truncateWal(stop);
           logger.info("telemetry packed", {
             raw_rows: totals.rawRows,
             points: totals.points,
             blocks: totals.blocks,
+            blocks_rewritten: totals.rewritten,
             bytes: totals.bytes,
             bytes_per_point: Math.round((totals.bytes / Math.max(1, totals.points)) * 100) / 100,
             series: totals.series,
@@ -313,6 +329,21 @@ export class TelemetryService {
     this.runRetention().catch((err: unknown) =>
       this.#ctx.logger.error("telemetry retention failed", { error: errorText(err) }),
     );
+  }
+
+  /** Readings older than the pack cutoff were stored: pack them once such writes stop. */
+  #coldWritten(running: Running): void {
+    if (running.coldQuiet) {
+      running.coldQuiet.refresh();
+      return;
+    }
+    running.coldQuiet = setTimeout(() => {
+      running.coldQuiet = undefined;
+      // After the pass under way, if there is one: it may have gone past these series already.
+      const current = this.#packRun ?? Promise.resolve();
+      void current.catch(() => undefined).then(() => this.#scheduledPacking());
+    }, this.#options.packColdQuietMs);
+    running.coldQuiet.unref();
   }
 
   #scheduledPacking(): void {

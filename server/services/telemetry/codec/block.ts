@@ -27,7 +27,7 @@ import { readXor, writeXor } from "./values-xor.ts";
  *            decimal differences, float32 step differences, or Gorilla XOR (any double)
  */
 
-export const BLOCK_FORMAT = 1;
+const BLOCK_FORMAT = 1;
 
 /** Timestamps strictly within ±2^49 ms (±17,000 years) keep every delta-of-delta exact in a double. */
 export const MAX_ABS_TS = 2 ** 49;

@@ -10,7 +10,7 @@ import type { BitWriter } from "./bit-writer.ts";
  */
 
 /** Values per chunk sharing one Rice parameter. */
-export const RICE_CHUNK = 64;
+const RICE_CHUNK = 64;
 /** Chunk header: every value of the chunk is zero, and none is written. */
 const ALL_ZERO = 31;
 /** Largest Rice parameter; with the ALL_ZERO code, the header fits 5 bits. */

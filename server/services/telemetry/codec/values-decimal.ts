@@ -3,7 +3,7 @@ import type { BitWriter } from "./bit-writer.ts";
 import { readRice, unzigzag, writeRice, zigzag } from "./rice.ts";
 
 /** Decimal places tried: readings typed or scaled as decimals rarely carry more. */
-export const MAX_DECIMALS = 9;
+const MAX_DECIMALS = 9;
 /** |n| below 2^51 keeps every difference and its zigzag under 2^53 (exact in a double). */
 const LIMIT = 2 ** 51;
 
