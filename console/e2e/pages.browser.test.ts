@@ -1,12 +1,12 @@
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
 import { en } from "../src/i18n/en.ts";
 import { es } from "../src/i18n/es.ts";
+import { seedAgentPages } from "./testing/agent-field.ts";
+import { axeViolations } from "./testing/axe.ts";
 import {
   BROWSER_TEST_TIMEOUT_MS,
   guardedPage,
@@ -17,18 +17,6 @@ import {
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
-
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
-  return page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((r) =>
-    r.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => v.id + " (" + v.impact + "): " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`);
-}
 
 /**
  * English messages left in the page's text: a line that is one (a label, a button), or a sentence
@@ -69,6 +57,7 @@ requirePeer("chromium", chromiumMissing).describe(
         "psi",
       );
       await writeValues(t, f.admin.token, f.wellId, { pressure: 1650 }, "psi");
+      await seedAgentPages(t, f.admin.token, f.projectId, f.tankId);
     });
     afterAll(async () => stop?.());
 
@@ -80,6 +69,21 @@ requirePeer("chromium", chromiumMissing).describe(
         ready: "[data-testid=trend-chart][data-points]",
       },
       { name: "alarms", path: `/alarms?project=${f.projectId}`, ready: "[data-testid=alarm-history]" },
+      {
+        name: "agents",
+        path: `/agents?project=${f.projectId}`,
+        ready: [
+          "[data-testid=agent-none]",
+          "[data-testid=deployed-version]",
+          "[data-testid=agent-logs]",
+          "[data-testid=check-device]",
+        ],
+      },
+      {
+        name: "configuration",
+        path: `/configuration?project=${f.projectId}`,
+        ready: ["[data-testid=devices]", "[data-testid=rules]", "[data-testid=no-codes]"],
+      },
     ];
 
     for (const lang of LANGUAGES) {
@@ -108,7 +112,7 @@ requirePeer("chromium", chromiumMissing).describe(
           await g.page.locator("[data-project]").first().waitFor();
           for (const p of pages()) {
             await g.page.goto(`${t.baseUrl}/#${p.path}`);
-            await g.page.locator(p.ready).first().waitFor();
+            for (const ready of [p.ready].flat()) await g.page.locator(ready).first().waitFor();
             await check(p.name);
           }
           expect(problems).toEqual([]);
@@ -131,6 +135,7 @@ requirePeer("chromium", chromiumMissing).describe(
       expect(await g.page.getByRole("navigation").getByRole("link").allTextContents()).toEqual([
         "Resumen",
         "Alarmas",
+        "Agentes",
       ]);
       await g.close();
     });

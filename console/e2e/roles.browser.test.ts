@@ -38,6 +38,8 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
       "/alarms",
       `/projects/${f.projectId}`,
       `/projects/${f.projectId}/assets/${f.wellId}`,
+      `/agents?project=${f.projectId}`,
+      `/configuration?project=${f.projectId}`,
     ]) {
       await g.page.goto(`${t.baseUrl}/#${path}`);
       await eventually(() => g.page.getByRole("heading", { level: 1 }).textContent(), { message: path }).toBe(
@@ -54,7 +56,7 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
     const g = await guardedPage(browser, t.baseUrl);
     await signIn(g.page, t.baseUrl, f.operador);
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
-    expect(await navLinks(g.page)).toEqual(["Overview", "Alarms"]);
+    expect(await navLinks(g.page)).toEqual(["Overview", "Alarms", "Agents"]);
     await g.page.goto(`${t.baseUrl}/#/projects/${f.projectId}/assets/${f.wellId}`);
     await g.page.locator('[data-variable="pressure"] .value').getByText("1,000").waitFor();
     const buttons = await g.page.getByRole("button").allTextContents();
@@ -68,6 +70,28 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
     const alarmButtons = await g.page.getByRole("button").allTextContents();
     expect(alarmButtons.filter((b) => CONFIG_ACTION.test(b))).toEqual([]);
     await writeValues(t, f.admin.token, f.wellId, { pressure: 1000 }, "psi");
+
+    // Agents: health, deployments and logs to read, no Deploy, no test-read; no configuration page.
+    await g.page.goto(`${t.baseUrl}/#/agents?project=${f.projectId}`);
+    await g.page.getByTestId("deployed-version").waitFor();
+    await g.page.getByTestId("agent-none").waitFor();
+    await g.page.locator("[data-testid=agent-logs], [data-testid=no-logs]").first().waitFor();
+    const agentButtons = await g.page.getByRole("button").allTextContents();
+    expect(agentButtons.filter((b) => CONFIG_ACTION.test(b))).toEqual([]);
+    expect(
+      await g.page.locator("[data-testid=deploy], [data-testid=test-read], [data-testid=browse]").count(),
+    ).toBe(0);
+    expect(await g.page.getByRole("link", { name: "Install one from the configuration page" }).count()).toBe(
+      0,
+    );
+    await g.page.goto(`${t.baseUrl}/#/configuration?project=${f.projectId}`);
+    await g.page.getByRole("heading", { name: "Not available", level: 1 }).waitFor();
+    // Nothing was changed, and the configuration page asked the API for nothing.
+    const asked = g.requests.filter(
+      (r) => r.url.pathname.startsWith("/api/") && !r.url.pathname.startsWith("/api/auth/"),
+    );
+    expect(asked.filter((r) => r.method !== "GET").map((r) => r.url.pathname)).toEqual([]);
+    expect(asked.filter((r) => /enrollment-codes|alert-rules/.test(r.url.pathname))).toEqual([]);
     expect(g.errors).toEqual([]);
     await g.close();
   });

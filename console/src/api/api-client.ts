@@ -62,13 +62,20 @@ export class ApiClient {
     return this.request<T>("POST", path, body);
   }
 
-  /** A file (CSV export) fetched with the bearer token: no token ever goes into a link. */
-  async download(path: string, query: Query, accept: string): Promise<{ blob: Blob; filename: string }> {
+  /**
+   * A file (CSV export, installer) fetched with the bearer token: no token ever goes into a link.
+   * `status` tells a 200 from a 202 that answers "not ready yet" (GET …/installer) with JSON.
+   */
+  async download(
+    path: string,
+    query: Query,
+    accept: string,
+  ): Promise<{ blob: Blob; filename: string; status: number }> {
     const res = await this.#send("GET", withQuery(path, query), undefined, accept);
     if (!res.ok) throw await apiErrorOf(res);
     const disposition = res.headers.get("content-disposition") ?? "";
     const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? "export.csv";
-    return { blob: await res.blob(), filename };
+    return { blob: await res.blob(), filename, status: res.status };
   }
 }
 

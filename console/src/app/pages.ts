@@ -1,4 +1,6 @@
+import { agentsPage } from "../pages/agents.ts";
 import { alarmsPage } from "../pages/alarms.ts";
+import { configurationPage } from "../pages/configuration.ts";
 import { overviewPage } from "../pages/overview.ts";
 import { assetPage, projectPage } from "../pages/project.ts";
 import { signInPage } from "../pages/sign-in.ts";
@@ -11,4 +13,11 @@ export const SIGN_IN: PageDef = signInPage;
  * Every page after sign-in, in navigation order: the first one a role may use is its home. A new
  * page is a module under pages/ exporting a PageDef, one line here, and its i18n keys.
  */
-export const PAGES: readonly PageDef[] = [overviewPage, alarmsPage, projectPage, assetPage];
+export const PAGES: readonly PageDef[] = [
+  overviewPage,
+  alarmsPage,
+  projectPage,
+  assetPage,
+  agentsPage,
+  configurationPage,
+];
