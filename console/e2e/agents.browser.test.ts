@@ -1,6 +1,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { OpcUaSeparator } from "../../scripts/sim/opcua-separator.ts";
 import { PymodbusPeer, pymodbusSkipReason } from "../../scripts/sim/pymodbus-peer.ts";
+import { freePort } from "../../scripts/testing/free-port.ts";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
@@ -142,6 +144,42 @@ requirePeer("chromium and python3-pymodbus", () => chromiumMissing() ?? pymodbus
       expect(await g.page.getByTestId("browse").count()).toBe(0);
       expect(g.errors).toEqual([]);
       await g.close();
+    });
+
+    it("browses node-opcua's server through the agent, folder by folder", async () => {
+      const server = new OpcUaSeparator();
+      await server.start(await freePort());
+      try {
+        const wellId = (
+          await t.request<{ id: string }[]>(`/api/edge/projects/${projectId}/assets`, { token: admin })
+        ).body[0]?.id;
+        const opcua = await created(t, admin, `/api/edge/assets/${wellId}/devices`, {
+          name: "Separador",
+          protocol: "opc_ua",
+          host: "127.0.0.1",
+          port: server.port,
+        });
+        const g = await guardedPage(browser, t.baseUrl);
+        await signIn(g.page, t.baseUrl, supervisor);
+        await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+        await g.page.goto(`${t.baseUrl}/#/agents?project=${projectId}`);
+        await g.page.getByTestId("check-device").selectOption(opcua);
+        await g.page.getByTestId("browse").click();
+        const nodes = g.page.getByTestId("browse-nodes");
+        await nodes.getByRole("button", { name: "Open 1:Separator" }).click();
+        await nodes.locator('[data-node="ns=1;s=Separator.Pressure"]').waitFor();
+        expect(await nodes.locator('[data-node="ns=1;s=Separator.Pressure"]').textContent()).toContain(
+          "Double",
+        );
+        const path = g.page.getByRole("navigation", { name: "OPC UA path" }).getByRole("button");
+        expect(await path.allTextContents()).toEqual(["Objects folder", "1:Separator"]);
+        const browsed = g.requests.filter((r) => r.url.pathname === `/api/edge/devices/${opcua}/browse`);
+        expect(browsed.map((r) => r.headers.authorization?.startsWith("Bearer "))).toEqual([true, true]);
+        expect(g.errors).toEqual([]);
+        await g.close();
+      } finally {
+        await server.stop();
+      }
     });
 
     it("a project whose agent never connected: test-read and browse say so, with the API's 409", async () => {

@@ -252,7 +252,8 @@ requirePeer("chromium", chromiumMissing).describe("the configuration page, in ch
     await eventually(() => issuedRow.textContent()).toContain("Revoked");
     expect((await manual())?.status).toBe("revoked");
     allBearer(g);
-    expect(g.errors).toEqual([]);
+    // Chrome logs the API's 503 (no agent built yet) that the page showed; nothing else.
+    expect(g.errors).toEqual([expect.stringMatching(/status of 503 \(Service Unavailable\)$/)]);
     expect(g.blocked).toEqual([]);
     await g.close();
   });

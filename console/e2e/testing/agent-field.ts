@@ -1,3 +1,6 @@
+// zod-openapi must extend zod before the agent's shared schemas (alarm rules, payloads) are built:
+// the server, started later in the same process, documents them.
+import "@hono/zod-openapi";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
