@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
 import { buildEvents } from "./build-events.ts";
