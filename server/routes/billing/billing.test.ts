@@ -11,7 +11,7 @@ import {
   seedSeries,
   setClock,
   setLastReading,
-} from "../anh/report-fixtures.ts";
+} from "../reports/report-fixtures.ts";
 
 type Invoice = {
   id: string;

@@ -10,7 +10,7 @@ import {
   seedSeries,
   setClock,
   setLastReading,
-} from "../anh/report-fixtures.ts";
+} from "../reports/report-fixtures.ts";
 
 type Summary = {
   active_assets: number;

@@ -10,7 +10,7 @@ import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { AgentBuildManifest } from "../../../shared/distribution/agent-manifest.ts";
 import { writeAgentDistFixture } from "../../testing/agent-dist-fixture.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { expectError } from "../edge/field-fixtures.ts";
+import { expectError } from "../field/field-fixtures.ts";
 
 const run = promisify(execFile);
 const curl = requirePeer("curl", curlMissing);

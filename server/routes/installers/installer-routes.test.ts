@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../../testing/harness.ts";
-import { auditOf, expectError } from "../edge/field-fixtures.ts";
+import { auditOf, expectError } from "../field/field-fixtures.ts";
 import {
   buildPath,
   buildStatusPath,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../services/auth/tokens.ts";
 import type { RequestOptions } from "../../testing/harness.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { auditOf, expectError } from "../edge/field-fixtures.ts";
+import { auditOf, expectError } from "../field/field-fixtures.ts";
 
 type Issued = {
   id: string;

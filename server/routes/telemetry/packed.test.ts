@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SensorWalk, sensorShape } from "../../services/telemetry/codec/testing/sensor-data.ts";
 import { MAX_BLOCK_POINTS } from "../../services/telemetry/packed-blocks.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { createAsset, createDevice, createProject, createVariable } from "../anh/report-fixtures.ts";
+import { createAsset, createDevice, createProject, createVariable } from "../reports/report-fixtures.ts";
 import { iso } from "./telemetry-fixtures.ts";
 
 const HOUR = 3_600_000;

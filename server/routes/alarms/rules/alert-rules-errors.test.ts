@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
-import { type AlarmWorld, alarmWorld, createRule, expectError } from "../alarms/test-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
+import { type AlarmWorld, alarmWorld, createRule, expectError } from "../test-fixtures.ts";
 
 describe("alert rules: 400, 401, 403, 404", () => {
   let t: TestServer;

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses, json } from "../../http/openapi.ts";
-import { listAlertRules } from "../../services/alarms/list-rules.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses, json } from "../../../http/openapi.ts";
+import { listAlertRules } from "../../../services/alarms/list-rules.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import type { Router } from "../../router.ts";
 import { alertRuleSchema, projectQuery } from "./schema.ts";
 
 const route = createRoute({

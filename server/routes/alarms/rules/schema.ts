@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
-import { alarmConditionSchema, alarmSeveritySchema } from "../../../shared/alarms/rule.ts";
-import { nameField } from "../edge/field-schema.ts";
+import { alarmConditionSchema, alarmSeveritySchema } from "../../../../shared/alarms/rule.ts";
+import { nameField } from "../../field/field-schema.ts";
 
 /** Longest on-delay: one day. A longer "delay" is a report, not an alarm. */
 export const DELAY_SECONDS_MAX = 86_400;

@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../../services/context.ts";
-import { newRouter, type Router } from "../router.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { newRouter, type Router } from "../../router.ts";
 import { mountCreateAlertRule } from "./create.ts";
 import { mountDeleteAlertRule } from "./delete.ts";
 import { mountListAlertRules } from "./list.ts";

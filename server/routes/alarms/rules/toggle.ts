@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses, json } from "../../http/openapi.ts";
-import { toggleAlertRule } from "../../services/alarms/toggle-rule.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses, json } from "../../../http/openapi.ts";
+import { toggleAlertRule } from "../../../services/alarms/toggle-rule.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import type { Router } from "../../router.ts";
 import { alertRuleSchema, ruleIdParams } from "./schema.ts";
 
 const route = createRoute({

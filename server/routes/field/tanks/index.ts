@@ -1,5 +1,5 @@
-import type { ServiceContext } from "../../services/context.ts";
-import { newRouter, type Router } from "../router.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { newRouter, type Router } from "../../router.ts";
 import { mountListTanks } from "./list.ts";
 
 /** /api/tanks (spec §4, "Alerts and alarms"). */

@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses } from "../../http/openapi.ts";
-import { deleteAlertRule } from "../../services/alarms/delete-rule.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses } from "../../../http/openapi.ts";
+import { deleteAlertRule } from "../../../services/alarms/delete-rule.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import type { Router } from "../../router.ts";
 import { ruleIdParams } from "./schema.ts";
 
 const route = createRoute({

@@ -1,10 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses, json } from "../../http/openapi.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import { listTanks } from "../../services/field/assets/list-tanks.ts";
-import { assetSchema } from "../edge/assets/schema.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses, json } from "../../../http/openapi.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { listTanks } from "../../../services/field/assets/list-tanks.ts";
+import type { Router } from "../../router.ts";
+import { assetSchema } from "../assets/schema.ts";
 
 const query = z.object({
   project_id: z

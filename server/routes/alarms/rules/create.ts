@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
-import { createAlertRule } from "../../services/alarms/create-rule.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
+import { createAlertRule } from "../../../services/alarms/create-rule.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import type { Router } from "../../router.ts";
 import { alertRuleSchema, createAlertRuleRequest } from "./schema.ts";
 
 const route = createRoute({
