@@ -9,8 +9,8 @@ import { ARM64_SYSROOT, QEMU_AARCH64, qemuAarch64Missing } from "../../scripts/t
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { agentArtifactFile } from "../../shared/distribution/agent-manifest.ts";
 import { type AgentFileConfig, agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 
 const run = promisify(execFile);
 const qemu = requirePeer("qemu-user-static (arm64)", qemuAarch64Missing);

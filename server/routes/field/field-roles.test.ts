@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTree, expectError } from "../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { createTree, expectError } from "./field-fixtures.ts";
 
 type Tree = Awaited<ReturnType<typeof createTree>>;
 

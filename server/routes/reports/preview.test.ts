@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnhReportContent } from "../../services/reports/content-schema.ts";
-import { TestServer } from "../../testing/harness.ts";
 import {
   BUCKET_MS,
   bucketsBetween,
@@ -13,7 +12,8 @@ import {
   seedBuckets,
   seedSeries,
   setClock,
-} from "./report-fixtures.ts";
+} from "../../testing/fixtures/report-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 type Preview = {
   provisional: boolean;

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createProject, expectError } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { createProject, expectError } from "./report-fixtures.ts";
 
 const DAY = "2025-03-10";
 

@@ -5,7 +5,6 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalize } from "../../../shared/jcs.ts";
 import { type AnhReportContent, anhReportContentSchema } from "../../services/reports/content-schema.ts";
-import { TestServer } from "../../testing/harness.ts";
 import {
   BUCKET_MS,
   bucketsBetween,
@@ -17,7 +16,8 @@ import {
   postRecord,
   seedBuckets,
   seedSeries,
-} from "./report-fixtures.ts";
+} from "../../testing/fixtures/report-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 type Report = {
   id: string;

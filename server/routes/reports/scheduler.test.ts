@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AnhReportContent } from "../../services/reports/content-schema.ts";
+import { createAsset, createProject, expectError, setClock } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { createAsset, createProject, expectError, setClock } from "./report-fixtures.ts";
 
 type Report = {
   id: string;

@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AlarmWorld,
+  alarmWorld,
+  createRule,
+  expectError,
+} from "../../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { type AlarmWorld, alarmWorld, createRule, expectError } from "../test-fixtures.ts";
 
 describe("alert rules: 400, 401, 403, 404", () => {
   let t: TestServer;

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AlarmWorld,
+  alarmWorld,
+  createRule,
+  expectError,
+} from "../../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { type AlarmWorld, alarmWorld, createRule, expectError } from "../test-fixtures.ts";
 
 type Rule = Record<string, unknown> & { id: string; is_enabled: boolean };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { expectError } from "../field-fixtures.ts";
 
 /** Each bad field of CreateAssetRequest is a 400 naming it, on POST and PUT. */
 describe("edge assets: 400 per bad field", () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditOf, expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { auditOf, expectError } from "../field-fixtures.ts";
 
 type Asset = {
   id: string;

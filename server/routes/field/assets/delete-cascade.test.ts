@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  fieldRowCounts,
+  remaining,
+  seedDependents,
+  seedTelemetry,
+} from "../../../testing/fixtures/cascade-fixtures.ts";
+import { createTree } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { fieldRowCounts, remaining, seedDependents, seedTelemetry } from "../cascade-fixtures.ts";
-import { createTree } from "../field-fixtures.ts";
 
 /** Spec §4: DELETE /edge/assets/{id} removes "its devices"; the project's own rows stay. */
 describe("edge assets: DELETE cascades to the asset's rows only", () => {

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../logger.ts";
 import { latestConfigMessages } from "../../../services/agents/deploy.ts";
+import {
+  auditOf,
+  createDevice,
+  createVariable,
+  expectError,
+} from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { auditOf, createDevice, createVariable, expectError } from "../field-fixtures.ts";
 
 type Device = {
   id: string;

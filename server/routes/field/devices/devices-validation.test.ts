@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { createDevice, expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { createDevice, expectError } from "../field-fixtures.ts";
 
 /** Each bad field of CreateDeviceRequest is a 400 naming it, on POST and PUT. */
 describe("edge devices: 400 per bad field", () => {

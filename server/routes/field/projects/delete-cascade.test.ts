@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  fieldRowCounts,
+  remaining,
+  seedDependents,
+  seedTelemetry,
+} from "../../../testing/fixtures/cascade-fixtures.ts";
+import { createTree, expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { fieldRowCounts, remaining, seedDependents, seedTelemetry } from "../cascade-fixtures.ts";
-import { createTree, expectError } from "../field-fixtures.ts";
 
 /** Spec §4: DELETE /edge/projects/{id} removes "project and all its resources". */
 describe("edge projects: DELETE cascades to everything under the project", () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { expectError } from "../field-fixtures.ts";
 
 /**
  * Roles (shared/roles.ts) and project scoping: create and delete need projects:manage (admin and

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { expectError } from "../field-fixtures.ts";
 
 /** Each bad field of CreateProjectRequest is a 400 naming it, on POST and on PUT, and nothing is written. */
 describe("edge projects: 400 per bad field", () => {

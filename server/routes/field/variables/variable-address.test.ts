@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDevice, createVariable, expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { createDevice, createVariable, expectError } from "../field-fixtures.ts";
 
 type Variable = { id: string; address: string | null; data_type: string };
 

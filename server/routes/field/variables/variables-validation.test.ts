@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
+import { createDevice, createVariable, expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { createDevice, createVariable, expectError } from "../field-fixtures.ts";
 
 /** Each bad field of CreateVariableRequest is a 400 naming it, on POST and PUT. */
 describe("edge variables: 400 per bad field", () => {

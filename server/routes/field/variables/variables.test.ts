@@ -1,7 +1,12 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  auditOf,
+  createDevice,
+  createVariable,
+  expectError,
+} from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
-import { auditOf, createDevice, createVariable, expectError } from "../field-fixtures.ts";
 
 type Variable = Record<string, unknown> & { id: string; alias: string };
 

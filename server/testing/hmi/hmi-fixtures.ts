@@ -1,5 +1,5 @@
-import type { TestServer } from "../../../testing/harness.ts";
-import type { Credentials } from "../../mosquitto-clients.ts";
+import type { Credentials } from "../../broker/mosquitto-clients.ts";
+import type { TestServer } from "../harness.ts";
 
 /** Test support for the HMI namespaces: credentials and project names through the REST API. */
 

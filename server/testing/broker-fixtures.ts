@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import mqtt, { type IClientOptions, type MqttClient } from "mqtt";
-import type { TestServer } from "../../testing/harness.ts";
-import type { Credentials } from "../mosquitto-clients.ts";
+import type { Credentials } from "../broker/mosquitto-clients.ts";
+import type { TestServer } from "./harness.ts";
 
 /** Test support for the broker's tests: projects with an agent token, waiting, payloads. */
 

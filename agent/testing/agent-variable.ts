@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { AgentVariable } from "../../../shared/mqtt/agent-config.ts";
+import type { AgentVariable } from "../../shared/mqtt/agent-config.ts";
 
 /** A deployed variable addressed by `address` (OPC UA, S7, DNP3), for driver tests and benches. */
 export function agentVariable(

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { freePort } from "../../../../scripts/testing/free-port.ts";
+import { freePort } from "../../scripts/testing/free-port.ts";
 
 /** The parts of node-snap7's S7Server (a native addon without types) the tests use. */
 type S7ServerApi = {

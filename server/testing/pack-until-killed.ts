@@ -1,6 +1,6 @@
-import { openDatabase } from "../../../db/client.ts";
-import { TelemetryPacker } from "../packer.ts";
-import { RollupTracker } from "../rollup-tracker.ts";
+import { openDatabase } from "../db/client.ts";
+import { TelemetryPacker } from "../services/telemetry/packer.ts";
+import { RollupTracker } from "../services/telemetry/rollup-tracker.ts";
 
 /*
  * A process that starts packing a server database and is killed (SIGKILL) in the middle of its

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import mqtt, { type MqttClient } from "mqtt";
-import { type Payload, payloads, topics } from "../../../../shared/mqtt/topics.ts";
-import type { Credentials } from "../../mosquitto-clients.ts";
+import { type Payload, payloads, topics } from "../../../shared/mqtt/topics.ts";
+import type { Credentials } from "../../broker/mosquitto-clients.ts";
 
 type Series = Payload<"telemetry">["series"][number];
 

@@ -1,7 +1,7 @@
 import { decodePayload } from "sparkplug-payload/lib/sparkplugbpayload.js";
-import type { Credentials } from "../../mosquitto-clients.ts";
-import { MosquittoSub } from "../../mosquitto-clients.ts";
-import { until } from "../../testing/broker-fixtures.ts";
+import type { Credentials } from "../../broker/mosquitto-clients.ts";
+import { MosquittoSub } from "../../broker/mosquitto-clients.ts";
+import { until } from "../broker-fixtures.ts";
 
 /** A decoded Sparkplug metric, 64-bit values (Long) as numbers. */
 export type Metric = {
