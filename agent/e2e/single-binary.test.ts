@@ -101,6 +101,14 @@ describe("single-executable agent", () => {
       },
     );
     expect(codes.body.map((c) => c.status)).toContain("used");
+    // The local page travels inside the executable: no esbuild and no files beside it here.
+    const local = `http://127.0.0.1:${config.local_api_port}`;
+    const page = await fetch(`${local}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script type="module" src="/assets/main.js">');
+    const script = await fetch(`${local}/assets/main.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain('"/status"');
     try {
       p.moveWell(50);
       await waitFor(
