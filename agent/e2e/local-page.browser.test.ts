@@ -23,7 +23,7 @@ import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { seedAppliedConfig } from "../../scripts/testing/seed-agent-store.ts";
 import type { AgentRuntimeConfig, AgentVariable } from "../../shared/mqtt/agent-config.ts";
 import { agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
-import { ChildAgent } from "./child-agent.ts";
+import { ChildAgent } from "../testing/child-agent.ts";
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
