@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -73,6 +74,62 @@ describe("the agent's local API address (local_api_host)", () => {
     });
     expect(result.success).toBe(false);
     expect(result.error?.issues[0]?.path).toEqual(["local_api_host"]);
+  });
+});
+
+/** GET `path` from the agent's local API with the given Host header (real HTTP, node:http). */
+function getWithHost(
+  port: number,
+  host: string,
+  path = "/status",
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, headers: { host } }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.once("error", reject);
+    req.end();
+  });
+}
+
+describe("the agent's local API and DNS rebinding (the Host header)", () => {
+  it("answers requests that name it by IP address or localhost, and refuses other host names", async () => {
+    const agent = await startAgent({ local_api_hostnames: ["RTU-7.field.local"] });
+    const port = agent.localApiPort;
+    for (const host of [
+      `127.0.0.1:${port}`,
+      "127.0.0.1",
+      `localhost:${port}`,
+      `[::1]:${port}`,
+      "rtu-7.field.local",
+    ])
+      expect((await getWithHost(port, host)).status, host).toBe(200);
+    for (const host of [`attacker.example:${port}`, "127.0.0.1.attacker.example", "field.local"]) {
+      const refused = await getWithHost(port, host, "/");
+      expect(refused.status, host).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({
+        error: "Forbidden",
+        message: expect.stringContaining("local_api_hostnames"),
+      });
+    }
+  });
+
+  it("rejects a local_api_hostnames entry that is not a host name", () => {
+    const result = agentFileConfigSchema.safeParse({
+      version: 1,
+      mqtt_url: "mqtt://127.0.0.1:1",
+      project_id: randomUUID(),
+      agent_token: "cat_local-api-test-token",
+      data_dir: "/tmp",
+      local_api_hostnames: ["http://rtu-7/"],
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.path).toEqual(["local_api_hostnames", 0]);
   });
 });
 

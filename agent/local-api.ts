@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { isIP } from "node:net";
 import type { LocalAlarmEntry, LocalStatus } from "../shared/agent-local-api.ts";
 import type { CaudalAgent } from "./agent.ts";
 import { type LocalPageFiles, localPageFiles } from "./local-page/page-files.ts";
@@ -26,21 +27,36 @@ function json(status: number, body: unknown): Reply {
 }
 
 /**
+ * True when a request's Host header names this agent: an IP address, localhost, or one of the
+ * configured host names. A page on another site that rebinds its own name to the agent's address
+ * sends its own name, and is refused.
+ */
+export function hostAllowed(host: string | undefined, hostnames: readonly string[]): boolean {
+  if (host === undefined) return false;
+  const name = host.startsWith("[") ? host.slice(1, host.indexOf("]")) : host.replace(/:\d+$/, "");
+  const lower = name.toLowerCase();
+  return isIP(name) !== 0 || lower === "localhost" || hostnames.some((h) => h.toLowerCase() === lower);
+}
+
+/**
  * A small read-only HTTP API, so an operator sees what the agent is doing with the WAN down:
  * /health, /status, /alarms, /metrics, and at `/` a page showing them (console/agent-page/). It
  * has no authentication: it listens on `host` (the file config's local_api_host, loopback by
- * default).
+ * default), and answers only requests addressed to it by IP address, localhost or a configured host
+ * name (hostAllowed).
  */
 export class LocalApi {
   readonly #agent: CaudalAgent;
   readonly #host: string;
   readonly #port: number;
+  readonly #hostnames: readonly string[];
   #server: Server | undefined;
 
-  constructor(agent: CaudalAgent, host: string, port: number) {
+  constructor(agent: CaudalAgent, host: string, port: number, hostnames: readonly string[] = []) {
     this.#agent = agent;
     this.#host = host;
     this.#port = port;
+    this.#hostnames = hostnames;
   }
 
   get port(): number {
@@ -49,7 +65,15 @@ export class LocalApi {
 
   start(): Promise<void> {
     const server = createServer((req, res) => {
-      void this.#handle(req.method ?? "GET", (req.url ?? "/").split("?")[0] ?? "/")
+      const reply = hostAllowed(req.headers.host, this.#hostnames)
+        ? this.#handle(req.method ?? "GET", (req.url ?? "/").split("?")[0] ?? "/")
+        : Promise.resolve(
+            json(403, {
+              error: "Forbidden",
+              message: `this agent does not answer to the host name ${req.headers.host ?? "(none)"}; use its IP address, or add the name to local_api_hostnames`,
+            }),
+          );
+      void reply
         .then(({ status, type, body, headers }) => {
           res.writeHead(status, {
             "content-type": type,
