@@ -121,7 +121,12 @@ export class CaudalAgent {
       onLog: (level, message) => this.#log(level, "sync", message),
     });
     this.#sync.start();
-    this.#api = new LocalApi(this, this.config.local_api_host, this.config.local_api_port);
+    this.#api = new LocalApi(
+      this,
+      this.config.local_api_host,
+      this.config.local_api_port,
+      this.config.local_api_hostnames,
+    );
     await this.#api.start();
     this.#timers.push(setInterval(() => this.#heartbeat(), this.#o.heartbeatMs));
     this.#timers.push(setInterval(() => this.#forwardLogs(), 5_000));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CaudalAgent } from "../agent.ts";
-import { Pipeline, sleep, waitFor } from "./pipeline.ts";
+import { Pipeline, sleep, waitFor } from "../testing/pipeline.ts";
 
 type Alarm = {
   id: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentLog } from "../agent-log.ts";
-import { readAgentDb, seqRange } from "./agent-db.ts";
-import { Pipeline, waitFor, waitForDrain } from "./pipeline.ts";
+import { readAgentDb, seqRange } from "../testing/agent-db.ts";
+import { Pipeline, waitFor, waitForDrain } from "../testing/pipeline.ts";
 
 const BUFFER_MB = 0.004; // 4,194 bytes: a few seconds of the well's four tags at 100 ms
 

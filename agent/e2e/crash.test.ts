@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readAgentDb, seqRange } from "./agent-db.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { Pipeline, sleep, waitFor, waitForDrain } from "./pipeline.ts";
+import { readAgentDb, seqRange } from "../testing/agent-db.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { Pipeline, sleep, waitFor, waitForDrain } from "../testing/pipeline.ts";
 
 const between = (minMs: number, maxMs: number) => sleep(minMs + Math.random() * (maxMs - minMs));
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CaudalAgent } from "../agent.ts";
-import { freePort } from "./child-agent.ts";
-import { Pipeline, sleep, waitFor } from "./pipeline.ts";
+import { freePort } from "../testing/child-agent.ts";
+import { Pipeline, sleep, waitFor } from "../testing/pipeline.ts";
 
 describe("deployment: configuration over MQTT, history, and the last applied config offline", () => {
   let p: Pipeline;

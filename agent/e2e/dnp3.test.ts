@@ -3,7 +3,7 @@ import { RESPONSES, STATIC_RESPONSES } from "../../agent/drivers/dnp3/test-vecto
 import { SilentPeer } from "../../scripts/sim/black-hole.ts";
 import { ScriptedOutstation } from "../../scripts/sim/dnp3-outstation.ts";
 import type { CaudalAgent } from "../agent.ts";
-import { Pipeline, sleep, waitFor } from "./pipeline.ts";
+import { Pipeline, sleep, waitFor } from "../testing/pipeline.ts";
 
 const OUTSTATION = 1024;
 const MASTER = 1;

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WELL_TAGS } from "../../scripts/sim/well-model.ts";
 import { agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 import { tokenFilePath } from "../token-file.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
 
 type Code = { id: string; code: string };
 type Listed = { id: string; status: string };

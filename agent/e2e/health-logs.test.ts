@@ -1,7 +1,7 @@
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Payload, topics } from "../../shared/mqtt/topics.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 
 type Health = {
   status: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SilentPeer } from "../../scripts/sim/black-hole.ts";
 import type { CaudalAgent } from "../agent.ts";
-import { Pipeline, sleep } from "./pipeline.ts";
+import { Pipeline, sleep } from "../testing/pipeline.ts";
 
 type Row = { timestamp: string };
 

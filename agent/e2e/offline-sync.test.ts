@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readAgentDb, seqRange } from "./agent-db.ts";
-import { Pipeline, sleep, waitFor, waitForDrain } from "./pipeline.ts";
+import { readAgentDb, seqRange } from "../testing/agent-db.ts";
+import { Pipeline, sleep, waitFor, waitForDrain } from "../testing/pipeline.ts";
 
 describe("offline: the server stops and comes back on the same data dir and ports", () => {
   let p: Pipeline;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpcUaSeparator } from "../../scripts/sim/opcua-separator.ts";
 import { freePort } from "../../scripts/testing/free-port.ts";
 import type { CaudalAgent } from "../agent.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 
 type Row = { timestamp: string; readings: { variable: string; value: number }[] };
 

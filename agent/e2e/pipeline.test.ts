@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 
 describe("edge pipeline: PLC → agent → MQTT → server", () => {
   let p: Pipeline;

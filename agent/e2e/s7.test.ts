@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CaudalAgent } from "../agent.ts";
-import { Snap7Peer } from "../drivers/s7/testing/snap7-server.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
+import { Snap7Peer } from "../testing/snap7-server.ts";
 
 type Row = { timestamp: string; readings: { variable: string; value: number }[] };
 

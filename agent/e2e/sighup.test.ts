@@ -3,8 +3,8 @@ import { join } from "node:path";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topics } from "../../shared/mqtt/topics.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 
 describe("SIGHUP (a closed terminal): the agent stops as it does on Ctrl-C", () => {
   let p: Pipeline;

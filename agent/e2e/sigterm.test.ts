@@ -1,9 +1,9 @@
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topics } from "../../shared/mqtt/topics.ts";
-import { readAgentDb, seqRange } from "./agent-db.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { Pipeline, sleep, waitFor, waitForDrain } from "./pipeline.ts";
+import { readAgentDb, seqRange } from "../testing/agent-db.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { Pipeline, sleep, waitFor, waitForDrain } from "../testing/pipeline.ts";
 
 describe("SIGTERM: the agent process stops cleanly", () => {
   let p: Pipeline;

@@ -11,9 +11,9 @@ import { seedAppliedConfig } from "../../scripts/testing/seed-agent-store.ts";
 import { agentArtifactFile } from "../../shared/distribution/agent-manifest.ts";
 import type { AgentRuntimeConfig } from "../../shared/mqtt/agent-config.ts";
 import { agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
-import { agentVariable } from "../drivers/testing/agent-variable.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { waitFor } from "./pipeline.ts";
+import { agentVariable } from "../testing/agent-variable.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { waitFor } from "../testing/pipeline.ts";
 
 const run = promisify(execFile);
 

@@ -9,8 +9,8 @@ import { ARM64_SYSROOT, QEMU_AARCH64, qemuAarch64Missing } from "../../scripts/t
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { agentArtifactFile } from "../../shared/distribution/agent-manifest.ts";
 import { type AgentFileConfig, agentFileConfigSchema } from "../../shared/mqtt/agent-file-config.ts";
-import { ChildAgent, freePort } from "./child-agent.ts";
-import { Pipeline, waitFor } from "./pipeline.ts";
+import { ChildAgent, freePort } from "../testing/child-agent.ts";
+import { Pipeline, waitFor } from "../testing/pipeline.ts";
 
 const run = promisify(execFile);
 const qemu = requirePeer("qemu-user-static (arm64)", qemuAarch64Missing);
@@ -101,6 +101,14 @@ describe("single-executable agent", () => {
       },
     );
     expect(codes.body.map((c) => c.status)).toContain("used");
+    // The local page travels inside the executable: no esbuild and no files beside it here.
+    const local = `http://127.0.0.1:${config.local_api_port}`;
+    const page = await fetch(`${local}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script type="module" src="/assets/main.js">');
+    const script = await fetch(`${local}/assets/main.js`);
+    expect(script.status).toBe(200);
+    expect(await script.text()).toContain('"/status"');
     try {
       p.moveWell(50);
       await waitFor(

@@ -6,8 +6,8 @@ import { PymodbusPeer, pymodbusSkipReason } from "../../scripts/sim/pymodbus-pee
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import type { CaudalAgent } from "../agent.ts";
-import { Snap7Peer } from "../drivers/s7/testing/snap7-server.ts";
-import { Pipeline } from "./pipeline.ts";
+import { Pipeline } from "../testing/pipeline.ts";
+import { Snap7Peer } from "../testing/snap7-server.ts";
 
 type Result = {
   variable_id: string;

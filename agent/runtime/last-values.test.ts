@@ -52,6 +52,15 @@ describe("LastValues", () => {
     expect(last.list().map((v) => v.alias)).toEqual(["pressure_bar"]);
   });
 
+  it("carries the variable's unit when it has one (the local page shows it)", () => {
+    const last = new LastValues();
+    last.set({ ...a, unit: "psi" }, "dev-1", { value: 1, quality: "good" }, 0);
+    last.set({ ...b, unit: null }, "dev-1", { value: 2, quality: "good" }, 0);
+    expect(last.list().map((v) => v.unit)).toEqual(["psi", undefined]);
+    last.set({ ...a, unit: "bar" }, "dev-1", { value: 1, quality: "good" }, 1000);
+    expect(last.list()[0]?.unit).toBe("bar");
+  });
+
   it("does not keep the reading object it was given", () => {
     const last = new LastValues();
     const reading = { value: 1, quality: "good" };

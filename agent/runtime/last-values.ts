@@ -5,6 +5,7 @@ export type LastValue = {
   value: number | null;
   quality: string;
   detail?: string;
+  unit?: string;
   ts: string;
 };
 
@@ -14,6 +15,7 @@ type Reading = {
   value: number | null;
   quality: string;
   detail: string | undefined;
+  unit: string | null;
   ts: number;
 };
 
@@ -27,7 +29,7 @@ export class LastValues {
 
   /** Records `reading` (a driver's result, kept by reference nowhere) as the newest of `variable`. */
   set(
-    variable: { id: string; alias: string },
+    variable: { id: string; alias: string; unit?: string | null },
     deviceId: string,
     reading: { value: number | null; quality: string; detail?: string },
     ts: number,
@@ -40,11 +42,13 @@ export class LastValues {
         value: reading.value,
         quality: reading.quality,
         detail: reading.detail,
+        unit: variable.unit ?? null,
         ts,
       });
       return;
     }
     r.alias = variable.alias;
+    r.unit = variable.unit ?? null;
     r.deviceId = deviceId;
     r.value = reading.value;
     r.quality = reading.quality;
@@ -64,6 +68,7 @@ export class LastValues {
       value: r.value,
       quality: r.quality,
       ...(r.detail ? { detail: r.detail } : {}),
+      ...(r.unit ? { unit: r.unit } : {}),
       ts: new Date(r.ts).toISOString(),
     }));
   }

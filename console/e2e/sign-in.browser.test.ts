@@ -3,7 +3,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
-import { twoFactorUser } from "../../server/routes/auth/two-factor-fixtures.ts";
+import { twoFactorUser } from "../../server/testing/fixtures/two-factor-fixtures.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
 import { BROWSER_TEST_TIMEOUT_MS, eventually, guardedPage } from "./testing/browser.ts";
 import { codeFor, signIn, startSite } from "./testing/console-site.ts";

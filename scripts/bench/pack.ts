@@ -9,8 +9,8 @@ import Database from "better-sqlite3";
 import { serverConfigSchema } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { CaudalServer } from "../../server/server.ts";
-import { SensorWalk, sensorShape } from "../../server/services/telemetry/codec/testing/sensor-data.ts";
 import type { TelemetryItem } from "../../server/services/telemetry/types.ts";
+import { SensorWalk, sensorShape } from "../../server/testing/codec/sensor-data.ts";
 
 // `npm run bench -- pack [--points 2000000] [--variables 50] [--noise 0.001]`
 //

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Dnp3Driver } from "../../agent/drivers/dnp3/dnp3-driver.ts";
 import { OpcUaDriver } from "../../agent/drivers/opcua/opcua-driver.ts";
 import { S7Driver } from "../../agent/drivers/s7/s7-driver.ts";
-import { agentVariable } from "../../agent/drivers/testing/agent-variable.ts";
+import { agentVariable } from "../../agent/testing/agent-variable.ts";
 import type { AgentDevice, AgentVariable } from "../../shared/mqtt/agent-config.ts";
 import { freePort } from "../testing/free-port.ts";
 import { ask } from "./ipc.ts";

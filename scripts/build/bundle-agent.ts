@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { basename, join, resolve, sep } from "node:path";
 import { type BuildOptions, build, type Metafile, type Plugin } from "esbuild";
+import { buildLocalPage } from "../../agent/local-page/page-build.ts";
+import type { LocalPageFiles } from "../../agent/local-page/page-files.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -58,6 +60,29 @@ const chunksFromAssets: Plugin = {
   },
 };
 
+const LOCAL_PAGE_FILES = join(ROOT, "agent", "local-page", "page-files.ts");
+
+/**
+ * The agent's local page, built once here, travels inside the main script: page-files.ts (which
+ * builds the page with esbuild when run from source) becomes a module holding the built files.
+ */
+function localPageInside(files: LocalPageFiles): Plugin {
+  return {
+    name: "local-page-inside",
+    setup(b) {
+      b.onResolve({ filter: /[\\/]page-files\.ts$/ }, (args) =>
+        resolve(args.resolveDir, args.path) === LOCAL_PAGE_FILES
+          ? { path: "page-files", namespace: "local-page" }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: "local-page" }, () => ({
+        contents: `const files = ${JSON.stringify(files)};\nexport function localPageFiles() { return Promise.resolve(files); }`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
 function common(build_: { version: string; commit: string }): BuildOptions {
   return {
     bundle: true,
@@ -101,12 +126,16 @@ export type AgentBundle = {
 /** The agent as CommonJS, the input of every single executable: a main script and its chunks. */
 export async function bundleAgent(build_: { version: string; commit: string }): Promise<AgentBundle> {
   const options = common(build_);
+  const page = await buildLocalPage();
   const main = await build({
     ...options,
     entryPoints: [join(ROOT, "agent", "main.ts")],
     metafile: true,
-    plugins: [serialportFromAssets, chunksFromAssets],
+    plugins: [serialportFromAssets, chunksFromAssets, localPageInside(page)],
   });
+  // The swap must have happened: else the executable would try to build its page with esbuild.
+  if (Object.keys(main.metafile.inputs).some((input) => input.endsWith("page-build.ts")))
+    throw new Error("the main script bundles agent/local-page/page-build.ts instead of the built page");
   // A chunk's package imported by another path than its entry would land in the main script too.
   const inMain = [...packagesIn(main.metafile)];
   for (const chunk of SEA_CHUNKS) {

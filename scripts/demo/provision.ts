@@ -61,6 +61,7 @@ export async function provisionDemo(o: DemoOptions): Promise<DemoResult> {
     data_dir: agentDir,
     local_api_host: "127.0.0.1",
     local_api_port: o.agentLocalApiPort,
+    local_api_hostnames: [],
     buffer_max_mb: 256,
   });
 

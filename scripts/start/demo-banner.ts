@@ -37,7 +37,7 @@ export function demoBanner(i: DemoBannerInput): string {
     i.mqttPort === null
       ? `  MQTT           ${i.base.replace(/^http/, "ws")}/mqtt (MQTT over WebSocket; the TCP port is random)`
       : `  MQTT           mqtt://${i.mqttHost}:${i.mqttPort} and ${i.base.replace(/^http/, "ws")}/mqtt`,
-    `  Agent          http://127.0.0.1:${i.agentLocalApiPort}/status (also /health, /alarms, /metrics)`,
+    `  Agent page     http://127.0.0.1:${i.agentLocalApiPort}/ (its local API: /status, also /health, /alarms, /metrics)`,
     `  PLC simulator  Modbus TCP 127.0.0.1:${i.simPort}, unit 1, float32 holding registers 0, 2, 4, 6`,
     `                 OPC UA opc.tcp://127.0.0.1:${i.opcUaSimPort} (security None), ns=1;s=Separator.*`,
     `  Request log    ${i.requestLogFile}`,

@@ -143,10 +143,11 @@ describe("first contact with npm start", () => {
       ]),
     );
     for (const url of urls) await expect2xx(url);
-    // "Agent  http://127.0.0.1:PORT/status (also /health, /alarms, /metrics)"
-    const also = /\/status \(also ([^)]+)\)/.exec(banner)?.[1] ?? "";
-    expect(also).not.toBe("");
-    for (const path of also.split(", ")) await expect2xx(`http://127.0.0.1:${ports.agent}${path}`);
+    // "Agent page  http://127.0.0.1:PORT/ (its local API: /status, also /health, /alarms, /metrics)"
+    const agentPaths = /\(its local API: ([^,]+), also ([^)]+)\)/.exec(banner);
+    expect(agentPaths).not.toBeNull();
+    for (const path of ["/", agentPaths?.[1] ?? "", ...(agentPaths?.[2] ?? "").split(", ")])
+      await expect2xx(`http://127.0.0.1:${ports.agent}${path}`);
   });
 
   it("every command the banner prints works: log in, REST, WebSocket, MQTT", async () => {

@@ -2,7 +2,7 @@ import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { createLogger } from "../logger.ts";
-import { createRule, sendTelemetry } from "../routes/alarms/test-fixtures.ts";
+import { createRule, sendTelemetry } from "../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../testing/harness.ts";
 
 /** Resolves once one of `lines` matches `pattern`. */

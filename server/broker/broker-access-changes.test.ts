@@ -2,8 +2,6 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { ACCESS_TOKEN_TTL_SECONDS, signAccessToken } from "../services/auth/tokens.ts";
-import { TestServer } from "../testing/harness.ts";
-import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
 import {
   type AgentProject,
   agentProject,
@@ -13,7 +11,9 @@ import {
   heartbeat,
   sleep,
   until,
-} from "./testing/broker-fixtures.ts";
+} from "../testing/broker-fixtures.ts";
+import { TestServer } from "../testing/harness.ts";
+import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
 
 /** The password TestServer.userWithRole gives its users. */
 const USER_PASSWORD = "password-for-tests";

@@ -4,10 +4,6 @@ import type { MqttClient } from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
-import { TestServer } from "../testing/harness.ts";
-import { MqttBroker } from "./broker.ts";
-import { agentMessageHandlers } from "./handlers.ts";
-import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
 import {
   type AgentProject,
   agentProject,
@@ -16,7 +12,11 @@ import {
   heartbeat,
   sleep,
   until,
-} from "./testing/broker-fixtures.ts";
+} from "../testing/broker-fixtures.ts";
+import { TestServer } from "../testing/harness.ts";
+import { MqttBroker } from "./broker.ts";
+import { agentMessageHandlers } from "./handlers.ts";
+import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
 
 const MiB = 1024 * 1024;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
+import { type AgentProject, agentProject, heartbeat, sleep, until } from "../testing/broker-fixtures.ts";
 import { TestServer } from "../testing/harness.ts";
 import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
-import { type AgentProject, agentProject, heartbeat, sleep, until } from "./testing/broker-fixtures.ts";
 
 /**
  * Issue 8 §2 (Medium): MQTT applies the REST role rules per topic. anh_reader has neither

@@ -1,8 +1,8 @@
 import type { MiddlewareHandler } from "hono";
+import { AppError } from "../errors.ts";
 import { resolveAccessToken } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { AppEnv } from "./env.ts";
-import { AppError } from "./errors.ts";
 
 const messages = {
   missing: "a bearer access token is required",

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { AppError } from "./errors.ts";
+import { HttpError } from "./errors.ts";
 
 /**
  * The largest body any operation takes: a telemetry batch (services/telemetry/limits.ts,
@@ -20,8 +20,8 @@ export function requestBodyLimit(maxBytes: number): MiddlewareHandler {
     onError: () => {
       // The rest of the body is not read, so the connection cannot carry another request: say so
       // (RFC 9110 §15.5.14, RFC 9112 §9.6) rather than let a keep-alive client reuse a closing socket.
-      throw new AppError("PayloadTooLarge", `the request body must be at most ${unit}`, {
-        headers: { Connection: "close" },
+      throw new HttpError("PayloadTooLarge", `the request body must be at most ${unit}`, {
+        Connection: "close",
       });
     },
   });

@@ -1,6 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AppError, type ErrorCodeName } from "../errors.ts";
 
-/** Stable error codes: the `error` field of every error body. */
+/** The HTTP status of each error code (server/errors.ts). */
 export const ErrorCode = {
   BadRequest: 400,
   ValidationFailed: 400,
@@ -30,35 +31,29 @@ export const ErrorCode = {
   Unavailable: 503,
   AgentNotBuilt: 503,
   AgentTimeout: 504,
-} as const satisfies Record<string, ContentfulStatusCode>;
+} as const satisfies Record<ErrorCodeName, ContentfulStatusCode>;
 
-export type ErrorCodeName = keyof typeof ErrorCode;
-
-export type ErrorBody = { error: ErrorCodeName; message: string } & Record<string, unknown>;
-
-export class AppError extends Error {
-  readonly code: ErrorCodeName;
-  readonly status: ContentfulStatusCode;
-  readonly extra: Record<string, unknown>;
+/** An error raised by the HTTP layer itself, with headers of its own (Content-Range, Connection). */
+export class HttpError extends AppError {
   readonly headers: Record<string, string>;
 
-  constructor(
-    code: ErrorCodeName,
-    message: string,
-    options: { extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
-  ) {
-    super(message);
-    this.code = code;
-    this.status = ErrorCode[code];
-    this.extra = options.extra ?? {};
-    this.headers = options.headers ?? {};
-  }
-
-  body(): ErrorBody {
-    return { error: this.code, message: this.message, ...this.extra };
+  constructor(code: ErrorCodeName, message: string, headers: Record<string, string>) {
+    super(code, message);
+    this.headers = headers;
   }
 }
 
-export const notFound = (what: string) => new AppError("NotFound", `${what} not found`);
-export const forbidden = (message = "your role does not allow this") => new AppError("Forbidden", message);
-export const badRequest = (message: string) => new AppError("ValidationFailed", message);
+export function statusOf(err: AppError): ContentfulStatusCode {
+  return ErrorCode[err.code];
+}
+
+/**
+ * The response headers an error carries: Retry-After when the error says when to try again; on a
+ * 426 the Upgrade header RFC 9110 §15.5.22 requires (every upgrade Caudal answers is a WebSocket).
+ */
+export function errorHeaders(err: AppError): Record<string, string> {
+  const headers: Record<string, string> =
+    err.code === "UpgradeRequired" ? { Upgrade: "websocket", Connection: "Upgrade" } : {};
+  if (err.retryAfterSeconds !== undefined) headers["Retry-After"] = String(err.retryAfterSeconds);
+  return err instanceof HttpError ? { ...headers, ...err.headers } : headers;
+}

@@ -1,18 +1,9 @@
-import type { FileHandle } from "node:fs/promises";
 import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import type { Context } from "hono";
+import type { OpenedFile } from "../services/distribution/opened-file.ts";
 import { ifNoneMatchHits, ifRangeHolds, parseByteRange } from "./byte-range.ts";
-import { AppError } from "./errors.ts";
-
-/** A file opened for one response; fileDownload closes it (the stream does, once it ends or is cancelled). */
-export type OpenedFile = {
-  handle: FileHandle;
-  bytes: number;
-  sha256Hex: string;
-  /** The name a browser or `curl -OJ` saves it under. */
-  fileName: string;
-};
+import { HttpError } from "./errors.ts";
 
 /** RFC 9530 §3: `sha-256=:<base64 of the digest>:` of the whole representation, on 200 and 206 alike. */
 export function reprDigest(sha256Hex: string): string {
@@ -49,10 +40,10 @@ export async function fileDownload(c: Context, file: OpenedFile): Promise<Respon
     : ({ kind: "full" } as const);
   if (requested.kind === "unsatisfiable") {
     await file.handle.close();
-    throw new AppError(
+    throw new HttpError(
       "RangeNotSatisfiable",
       `the range ${c.req.header("range")} is outside the file's ${file.bytes} bytes`,
-      { headers: { ...common, "Content-Range": `bytes */${file.bytes}` } },
+      { ...common, "Content-Range": `bytes */${file.bytes}` },
     );
   }
   const { start, end } = requested.kind === "partial" ? requested.range : { start: 0, end: file.bytes - 1 };

@@ -1,11 +1,12 @@
 import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { AppError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
-import { AppError } from "./errors.ts";
+import { errorHeaders, statusOf } from "./errors.ts";
 
 function send(c: Context, err: AppError): Response {
-  for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
-  return c.json(err.body(), err.status);
+  for (const [k, v] of Object.entries(errorHeaders(err))) c.header(k, v);
+  return c.json(err.body(), statusOf(err));
 }
 
 /** zod-openapi's media type gate answers 415 for any body not declared (every body is JSON). */

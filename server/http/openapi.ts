@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import type { ErrorCodeName } from "./errors.ts";
+import type { ErrorCodeName } from "../errors.ts";
 import { UNSUPPORTED_MEDIA_TYPE_MESSAGE } from "./on-error.ts";
 
 export const errorResponseSchema = z

@@ -1,6 +1,6 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { ZodError } from "zod";
-import { AppError } from "./errors.ts";
+import { AppError } from "../errors.ts";
 
 /** The value at `path` in the input, or undefined when any step of it is missing. */
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

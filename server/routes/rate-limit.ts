@@ -1,5 +1,5 @@
 import type { ServerConfig } from "../config.ts";
-import { AppError } from "../http/errors.ts";
+import { AppError } from "../errors.ts";
 import { RateLimiter } from "../services/auth/rate-limit.ts";
 import type { ServiceContext } from "../services/context.ts";
 
@@ -32,7 +32,7 @@ export function enforceRateLimit(
   );
   if (wait > 0) {
     throw new AppError("RateLimited", `too many attempts; retry in ${wait} s`, {
-      headers: { "Retry-After": String(wait) },
+      retryAfterSeconds: wait,
     });
   }
 }
@@ -46,7 +46,7 @@ export function enforceAddressRateLimit(
   const wait = limiter.hit(ip ?? "?", ctx.clock.now().getTime());
   if (wait > 0) {
     throw new AppError("RateLimited", `too many attempts; retry in ${wait} s`, {
-      headers: { "Retry-After": String(wait) },
+      retryAfterSeconds: wait,
     });
   }
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../testing/harness.ts";
-import { mustOpen } from "./testing/ws-test-client.ts";
+import { mustOpen } from "../testing/ws-test-client.ts";
 
 /** The whole path: POST /api/telemetry commits, the ingest emits, the stream delivers. */
 describe("live telemetry stream, end to end through POST /api/telemetry", () => {

@@ -3,8 +3,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlarmEventDto, TelemetryEvent } from "../services/events.ts";
 import { TestServer } from "../testing/harness.ts";
+import { closed, mustOpen, type StreamMessages } from "../testing/ws-test-client.ts";
 import { DEFAULT_LIVE_OPTIONS } from "./stream-options.ts";
-import { closed, mustOpen, type StreamMessages } from "./testing/ws-test-client.ts";
 
 type Message = Record<string, unknown>;
 

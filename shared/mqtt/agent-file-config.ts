@@ -30,6 +30,22 @@ export const agentFileConfigSchema = z
       .min(1, "must be an address to bind, e.g. 127.0.0.1 or 0.0.0.0")
       .default("127.0.0.1"),
     local_api_port: z.number().int().min(0).max(65535).default(8081),
+    /**
+     * Host names the local API answers to besides IP addresses and localhost (e.g. the agent's
+     * DNS name on the site network). Any other Host header is refused, so a web page elsewhere
+     * cannot read the API through DNS rebinding.
+     */
+    local_api_hostnames: z
+      .array(
+        z
+          .string()
+          .regex(
+            /^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/,
+            "must be a host name, e.g. rtu-7.field.local",
+          ),
+      )
+      .max(32)
+      .default([]),
     buffer_max_mb: z.number().positive().max(1_048_576).default(1024),
   })
   .superRefine((c, ctx) => {

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpcUaSeparator } from "../../../scripts/sim/opcua-separator.ts";
 import { freePort } from "../../../scripts/testing/free-port.ts";
 import type { AgentDevice } from "../../../shared/mqtt/agent-config.ts";
+import { agentVariable } from "../../testing/agent-variable.ts";
 import { LinkError } from "../driver.ts";
-import { agentVariable } from "../testing/agent-variable.ts";
 import { OpcUaDriver } from "./opcua-driver.ts";
 
 const VARS = [

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SilentPeer } from "../../../scripts/sim/black-hole.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
+import { agentVariable } from "../../testing/agent-variable.ts";
+import { Snap7Peer } from "../../testing/snap7-server.ts";
 import { LinkError, type TagResult } from "../driver.ts";
-import { agentVariable } from "../testing/agent-variable.ts";
 import { S7Driver } from "./s7-driver.ts";
-import { Snap7Peer } from "./testing/snap7-server.ts";
 
 const device = (port: number, variables: AgentVariable[]): AgentDevice => ({
   id: randomUUID(),

@@ -9,7 +9,7 @@ import {
   SecurityPolicy,
   Variant,
 } from "node-opcua";
-import { Snap7Peer } from "../../../agent/drivers/s7/testing/snap7-server.ts";
+import { Snap7Peer } from "../../../agent/testing/snap7-server.ts";
 import { ScriptedOutstation } from "../../sim/dnp3-outstation.ts";
 import { answer } from "../ipc.ts";
 import { integrityFragments } from "./dnp3-points.ts";

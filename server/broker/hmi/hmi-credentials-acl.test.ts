@@ -2,7 +2,14 @@ import { encodePayload } from "sparkplug-payload/lib/sparkplugbpayload.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { topics } from "../../../shared/mqtt/topics.ts";
+import { type AgentProject, agentProject, heartbeat, sleep, until } from "../../testing/broker-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import {
+  hmiCredentials,
+  projectNames,
+  revokeHmiCredentials,
+  updateProject,
+} from "../../testing/hmi/hmi-fixtures.ts";
 import {
   type Credentials,
   MosquittoSub,
@@ -10,8 +17,6 @@ import {
   mosquittoPub,
   mosquittoPubBytes,
 } from "../mosquitto-clients.ts";
-import { type AgentProject, agentProject, heartbeat, sleep, until } from "../testing/broker-fixtures.ts";
-import { hmiCredentials, projectNames, revokeHmiCredentials, updateProject } from "./testing/hmi-fixtures.ts";
 
 const state = (online: boolean) => JSON.stringify({ online, timestamp: Date.now() });
 const rebirth = (value = true) =>

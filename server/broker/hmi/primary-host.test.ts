@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
+import { sleep } from "../../testing/broker-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { AgentClient } from "../../testing/hmi/agent-client.ts";
+import { hmiSite, type Site, updateProject } from "../../testing/hmi/hmi-fixtures.ts";
+import { metricNamed, SparkplugSub } from "../../testing/hmi/sparkplug-sub.ts";
 import { mosquittoMissing, mosquittoPub } from "../mosquitto-clients.ts";
-import { sleep } from "../testing/broker-fixtures.ts";
-import { AgentClient } from "./testing/agent-client.ts";
-import { hmiSite, type Site, updateProject } from "./testing/hmi-fixtures.ts";
-import { metricNamed, SparkplugSub } from "./testing/sparkplug-sub.ts";
 
 const HOST = "scada-1";
 

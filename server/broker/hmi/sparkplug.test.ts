@@ -1,12 +1,12 @@
 import { encodePayload } from "sparkplug-payload/lib/sparkplugbpayload.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
+import { sleep, until } from "../../testing/broker-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { AgentClient } from "../../testing/hmi/agent-client.ts";
+import { hmiSite, type Site } from "../../testing/hmi/hmi-fixtures.ts";
+import { metricNamed, type SparkplugMessage, SparkplugSub } from "../../testing/hmi/sparkplug-sub.ts";
 import { mosquittoMissing, mosquittoPubBytes } from "../mosquitto-clients.ts";
-import { sleep, until } from "../testing/broker-fixtures.ts";
-import { AgentClient } from "./testing/agent-client.ts";
-import { hmiSite, type Site } from "./testing/hmi-fixtures.ts";
-import { metricNamed, type SparkplugMessage, SparkplugSub } from "./testing/sparkplug-sub.ts";
 
 const WELL = "Well 7 (north)";
 const TANK = "Tank 1";

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { UnsPayload } from "../../../shared/mqtt/hmi-topics.ts";
+import { sleep, until } from "../../testing/broker-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { hmiSite, type Site } from "../../testing/hmi/hmi-fixtures.ts";
 import { MosquittoSub, mosquittoMissing } from "../mosquitto-clients.ts";
-import { sleep, until } from "../testing/broker-fixtures.ts";
-import { hmiSite, type Site } from "./testing/hmi-fixtures.ts";
 
 type UnsMessage = { topic: string; retained: boolean; body: UnsPayload | null };
 

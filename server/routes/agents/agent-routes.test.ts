@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../../testing/fixtures/field-fixtures.ts";
 import type { RequestOptions } from "../../testing/harness.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { expectError } from "../edge/field-fixtures.ts";
 
 /** 401, 403, 404 and each 400 of the agent routes (/api/edge: agent-token, deploy, deployments, logs, health). */
 describe("agent routes: errors", () => {

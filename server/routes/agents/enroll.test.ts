@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditOf, expectError } from "../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { auditOf, expectError } from "../edge/field-fixtures.ts";
 
 type Enrollment = { project_id: string; agent_token: string; mqtt_username: string; mqtt_url: string };
 

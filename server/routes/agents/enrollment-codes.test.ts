@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditOf, expectError } from "../../testing/fixtures/field-fixtures.ts";
 import type { RequestOptions } from "../../testing/harness.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { auditOf, expectError } from "../edge/field-fixtures.ts";
 
 type Issued = { id: string; code: string; expires_at: string };
 type Listed = {

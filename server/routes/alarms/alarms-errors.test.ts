@@ -1,8 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlarmDto } from "../../services/alarms/alarm-dto.ts";
+import {
+  type AlarmWorld,
+  alarmWorld,
+  createRule,
+  expectError,
+  sendTelemetry,
+} from "../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { type AlarmWorld, alarmWorld, createRule, expectError, sendTelemetry } from "./test-fixtures.ts";
 
 describe("alarms: 400, 401, 403, 404", () => {
   let t: TestServer;

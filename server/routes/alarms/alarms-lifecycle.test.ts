@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlarmDto } from "../../services/alarms/alarm-dto.ts";
 import type { AlarmHistoryEntry } from "../../services/alarms/alarm-history.ts";
-import { TestServer } from "../../testing/harness.ts";
 import {
   type AlarmWorld,
   alarmWorld,
@@ -9,7 +8,8 @@ import {
   createRule,
   recordNotices,
   sendTelemetry,
-} from "./test-fixtures.ts";
+} from "../../testing/fixtures/alarm-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 describe("alarms: the ISA-18.2 life cycle driven by telemetry", () => {
   let t: TestServer;

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeAt, twoFactorUser } from "../../testing/fixtures/two-factor-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { codeAt, twoFactorUser } from "./two-factor-fixtures.ts";
 
 const ROUNDS = 9;
 

@@ -1,6 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { getCookie } from "hono/cookie";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { errorResponses, json } from "../../http/openapi.ts";
 import { rotateRefreshToken } from "../../services/auth/sessions.ts";
 import { REFRESH_COOKIE } from "../../services/auth/tokens.ts";

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { twoFactorUser } from "../../testing/fixtures/two-factor-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { twoFactorUser } from "./two-factor-fixtures.ts";
 
 type Body = { error: string; message: string; id: string; role: string; projects: string[] };
 

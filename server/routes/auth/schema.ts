@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ROLES } from "../../../shared/roles.ts";
 import { PASSWORD_MAX, PASSWORD_MIN } from "../../services/auth/passwords.ts";
-import { nameField } from "../edge/field-schema.ts";
+import { nameField } from "../field/field-schema.ts";
 
 export const passwordSchema = z
   .string()

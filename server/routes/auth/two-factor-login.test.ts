@@ -2,8 +2,14 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { totpStep } from "../../services/auth/totp.ts";
+import {
+  codeAt,
+  recoveryCodeCount,
+  STEP_MS,
+  twoFactorRow,
+  twoFactorUser,
+} from "../../testing/fixtures/two-factor-fixtures.ts";
 import { refreshCookieOf, TestServer } from "../../testing/harness.ts";
-import { codeAt, recoveryCodeCount, STEP_MS, twoFactorRow, twoFactorUser } from "./two-factor-fixtures.ts";
 
 type ErrorBody = { error: string; message: string; requires_2fa?: boolean };
 

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   alignToStepStart,
   codeAt,
   recoveryCodeCount,
   twoFactorRow,
   twoFactorUser,
-} from "./two-factor-fixtures.ts";
+} from "../../testing/fixtures/two-factor-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 type Body = { error: string; message: string };
 type SetupBody = { secret: string; otpauth_url: string };

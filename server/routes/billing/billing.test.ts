@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   auditOf,
   createAsset,
@@ -11,7 +10,8 @@ import {
   seedSeries,
   setClock,
   setLastReading,
-} from "../anh/report-fixtures.ts";
+} from "../../testing/fixtures/report-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 type Invoice = {
   id: string;

@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { errorResponseSchema } from "../../http/openapi.ts";
 import { newRouter, type Router } from "../router.ts";
 import type { ConsoleFile, ConsoleFiles } from "./console-files.ts";

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   createAsset,
   createDevice,
@@ -10,7 +9,8 @@ import {
   seedSeries,
   setClock,
   setLastReading,
-} from "../anh/report-fixtures.ts";
+} from "../../testing/fixtures/report-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 type Summary = {
   active_assets: number;

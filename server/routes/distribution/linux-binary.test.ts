@@ -9,8 +9,8 @@ import { curlMissing } from "../../../scripts/testing/peers.ts";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { AgentBuildManifest } from "../../../shared/distribution/agent-manifest.ts";
 import { writeAgentDistFixture } from "../../testing/agent-dist-fixture.ts";
+import { expectError } from "../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { expectError } from "../edge/field-fixtures.ts";
 
 const run = promisify(execFile);
 const curl = requirePeer("curl", curlMissing);

@@ -7,8 +7,8 @@ import { shellcheckMissing } from "../../../scripts/testing/peers.ts";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import type { AgentBuildManifest } from "../../../shared/distribution/agent-manifest.ts";
 import { writeAgentDistFixture } from "../../testing/agent-dist-fixture.ts";
+import { auditOf, expectError } from "../../testing/fixtures/field-fixtures.ts";
 import { type ApiResponse, TestServer } from "../../testing/harness.ts";
-import { auditOf, expectError } from "../edge/field-fixtures.ts";
 
 const shellcheck = requirePeer("shellcheck", shellcheckMissing);
 const UNIT = readFileSync(

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { uuidParam } from "../../http/openapi.ts";
-import { nameField } from "../edge/field-schema.ts";
+import { nameField } from "../field/field-schema.ts";
 
 export const projectParams = z.object({ id: uuidParam("id") });
 

@@ -3,8 +3,8 @@ import { upgradeWebSocket } from "@hono/node-server";
 import { Hono } from "hono";
 import { createWebSocketStream, WebSocket } from "ws";
 import type { MqttBroker } from "../../broker/broker.ts";
+import { AppError } from "../../errors.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { AppError } from "../../http/errors.ts";
 
 /**
  * MQTT over WebSocket at /mqtt (MQTT 3.1.1 §6: binary frames, subprotocol "mqtt"). The MQTT
@@ -18,9 +18,6 @@ export function mqttWebSocketRoutes(broker: MqttBroker): Hono<AppEnv> {
       throw new AppError(
         "UpgradeRequired",
         "MQTT over WebSocket: connect with an MQTT client (subprotocol mqtt)",
-        {
-          headers: { Upgrade: "websocket", Connection: "Upgrade" },
-        },
       );
     }
     const env: unknown = c.env;

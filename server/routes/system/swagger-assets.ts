@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { gzipSync } from "node:zlib";
 import type { Context } from "hono";
 import swaggerUiPackage from "swagger-ui-dist/package.json" with { type: "json" };
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import type { Router } from "../router.ts";
 
 /** The only files served: a fixed list, so no request path ever reaches the file system. */

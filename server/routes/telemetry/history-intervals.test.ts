@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ErrorBody,
+  type Field,
+  field,
+  type HistoryItem,
+  iso,
+  postBatch,
+} from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { type ErrorBody, type Field, field, type HistoryItem, iso, postBatch } from "./telemetry-fixtures.ts";
 
 const MIN = 60_000;
 const HOUR = 3_600_000;

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   type ErrorBody,
   type Field,
@@ -10,7 +9,8 @@ import {
   post,
   postBatch,
   yesterdayNoon,
-} from "./telemetry-fixtures.ts";
+} from "../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 const MIN = 60_000;
 

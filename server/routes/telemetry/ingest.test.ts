@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TelemetryEvent } from "../../services/events.ts";
-import { TestServer } from "../../testing/harness.ts";
 import {
   ago,
   type ErrorBody,
@@ -13,7 +12,8 @@ import {
   rawCount,
   type StoredPayload,
   usagePoints,
-} from "./telemetry-fixtures.ts";
+} from "../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 describe("POST /api/telemetry", () => {
   let t: TestServer;

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   type ErrorBody,
   type Field,
@@ -8,7 +7,8 @@ import {
   iso,
   postBatch,
   type StoredPayload,
-} from "./telemetry-fixtures.ts";
+} from "../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 describe("GET /api/telemetry/{asset_id}", () => {
   let t: TestServer;

@@ -1,9 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SensorWalk, sensorShape } from "../../services/telemetry/codec/testing/sensor-data.ts";
 import { MAX_BLOCK_POINTS } from "../../services/telemetry/packed-blocks.ts";
+import { SensorWalk, sensorShape } from "../../testing/codec/sensor-data.ts";
+import {
+  createAsset,
+  createDevice,
+  createProject,
+  createVariable,
+} from "../../testing/fixtures/report-fixtures.ts";
+import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { createAsset, createDevice, createProject, createVariable } from "../anh/report-fixtures.ts";
-import { iso } from "./telemetry-fixtures.ts";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;

@@ -3,8 +3,8 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { telemetryService } from "../../services/telemetry/service.ts";
 import type { TelemetryItem } from "../../services/telemetry/types.ts";
+import { type Field, field, iso, post } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { type Field, field, iso, post } from "./telemetry-fixtures.ts";
 
 const TIMESTAMPS = 250_000;
 const VARIABLES = ["v0", "v1", "v2", "v3"];

@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ErrorBody,
+  type Field,
+  field,
+  iso,
+  postBatch,
+} from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { type ErrorBody, type Field, field, iso, postBatch } from "./telemetry-fixtures.ts";
 
 const SEC = 1_000;
 const HEADER = "timestamp,variable,value,unit";

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   type ErrorBody,
   type Field,
@@ -7,7 +6,8 @@ import {
   iso,
   postBatch,
   type StoredPayload,
-} from "./telemetry-fixtures.ts";
+} from "../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 const SEC = 1_000;
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
 import {
   type Field,
   field,
@@ -8,7 +7,8 @@ import {
   postBatch,
   rawCount,
   type StoredPayload,
-} from "./telemetry-fixtures.ts";
+} from "../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 const DAY = 86_400_000;
 

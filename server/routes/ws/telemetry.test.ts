@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../logger.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { isOpened, mustOpen, openStream, type Refusal } from "../../ws/testing/ws-test-client.ts";
+import { isOpened, mustOpen, openStream, type Refusal } from "../../testing/ws-test-client.ts";
 
 const VERSION = { "x-api-version": "1", "x-powered-by": "Caudal/1.0" };
 

@@ -3,8 +3,8 @@ import { upgradeWebSocket } from "@hono/node-server";
 import { createRoute } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { WebSocket } from "ws";
+import { AppError } from "../../errors.ts";
 import type { AppEnv } from "../../http/env.ts";
-import { AppError } from "../../http/errors.ts";
 import { errorContent, errorResponses } from "../../http/openapi.ts";
 import { authorize } from "../../services/auth/auth-context.ts";
 import { resolveAccessToken } from "../../services/auth/sessions.ts";
@@ -78,9 +78,7 @@ export function mountTelemetryStream(router: Router, ctx: ServiceContext, live: 
     const projectFilter = c.req.valid("query").project_id ?? null;
     if (projectFilter !== null) visibleProject(ctx.db, auth, projectFilter);
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
-      throw new AppError("UpgradeRequired", "this endpoint only answers a WebSocket upgrade", {
-        headers: { Upgrade: "websocket", Connection: "Upgrade" },
-      });
+      throw new AppError("UpgradeRequired", "this endpoint only answers a WebSocket upgrade");
     }
     const env: unknown = c.env;
     const incoming = typeof env === "object" && env !== null && "incoming" in env ? env.incoming : undefined;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleDevice } from "../field/lookup.ts";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { auditLog, enrollmentCodes } from "../../db/schema/index.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import {
@@ -16,7 +16,7 @@ const codeOf = (fn: () => unknown): string => {
   try {
     fn();
   } catch (err) {
-    if (err instanceof AppError) return `${err.status} ${err.code}`;
+    if (err instanceof AppError) return err.code;
     throw err;
   }
   throw new Error("expected an AppError");
@@ -53,15 +53,13 @@ describe("enrollment codes (service)", () => {
     expect(JSON.stringify(audit)).not.toContain(issued.code);
   });
 
-  it("404 for an unknown project; 400 for a TTL out of range", async () => {
+  it("NotFound for an unknown project; ValidationFailed for a TTL out of range", async () => {
     const ctx = t.server.context;
-    expect(codeOf(() => issueEnrollmentCode(ctx, null, crypto.randomUUID()))).toBe("404 NotFound");
+    expect(codeOf(() => issueEnrollmentCode(ctx, null, crypto.randomUUID()))).toBe("NotFound");
     const project = await t.project();
-    expect(codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 0 }))).toBe(
-      "400 ValidationFailed",
-    );
+    expect(codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 0 }))).toBe("ValidationFailed");
     expect(codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 31 * 24 * 3600 }))).toBe(
-      "400 ValidationFailed",
+      "ValidationFailed",
     );
   });
 
@@ -81,7 +79,7 @@ describe("enrollment codes (service)", () => {
     expect(enrollmentCodeState(ctx, idle.code)?.status).toBe("expired");
     // Used stays used after expiry: it answers why the code does not work.
     expect(enrollmentCodeState(ctx, used.code)?.status).toBe("used");
-    expect(codeOf(() => enrollAgent(ctx, idle.code, {}))).toBe("401 EnrollmentCodeExpired");
+    expect(codeOf(() => enrollAgent(ctx, idle.code, {}))).toBe("EnrollmentCodeExpired");
     expect(enrollmentCodeState(ctx, "cen_never-issued")).toBeNull();
   });
 
@@ -119,7 +117,7 @@ describe("enrollment codes (service)", () => {
     const ctx = t.server.context;
     const issued = issueEnrollmentCode(ctx, null, project);
     const auditBefore = ctx.db.select().from(auditLog).all().length;
-    expect(codeOf(() => enrollAgent(ctx, `${issued.code}x`, {}))).toBe("401 InvalidEnrollmentCode");
+    expect(codeOf(() => enrollAgent(ctx, `${issued.code}x`, {}))).toBe("InvalidEnrollmentCode");
     expect(ctx.db.select().from(auditLog).all().length).toBe(auditBefore);
     expect(enrollmentCodeState(ctx, issued.code)?.status).toBe("active");
   });

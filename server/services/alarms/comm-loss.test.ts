@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { recordNotices, sendTelemetry } from "../../routes/alarms/test-fixtures.ts";
+import { recordNotices, sendTelemetry } from "../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 import type { AlarmDto } from "./alarm-dto.ts";
 import type { AlarmHistoryEntry } from "./alarm-history.ts";

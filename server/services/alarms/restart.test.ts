@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRule, recordNotices, sendTelemetry } from "../../routes/alarms/test-fixtures.ts";
+import { createRule, recordNotices, sendTelemetry } from "../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 import type { AlarmDto } from "./alarm-dto.ts";
 

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { seesAllProjects } from "../../../shared/roles.ts";
-import { forbidden } from "../../http/errors.ts";
+import { forbidden } from "../../errors.ts";
 import { type AuthContext, authorize } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { auditHash, auditHashInput } from "./append-audit.ts";

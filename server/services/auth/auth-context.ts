@@ -1,5 +1,5 @@
 import { type Permission, type Role, roleCan, seesAllProjects } from "../../../shared/roles.ts";
-import { forbidden, notFound } from "../../http/errors.ts";
+import { forbidden, notFound } from "../../errors.ts";
 
 /** Who is calling, resolved from a valid access token of a live session. */
 export type AuthContext = {

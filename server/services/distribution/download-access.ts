@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { ENROLLMENT_CODE_PREFIX, enrollmentCodeState } from "../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../context.ts";
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 
 /** The Linux install script, with @NAME@ placeholders (installers/linux/linux-install.sh). */
 export const LINUX_INSTALL_TEMPLATE = fileURLToPath(

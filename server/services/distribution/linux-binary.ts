@@ -1,15 +1,15 @@
 import { open } from "node:fs/promises";
 import { type LinuxArch, linuxTarget } from "../../../shared/distribution/linux-arch.ts";
-import { AppError } from "../../http/errors.ts";
-import type { OpenedFile } from "../../http/file-download.ts";
+import { AppError } from "../../errors.ts";
 import type { AgentArtifacts } from "./agent-artifacts.ts";
+import type { OpenedFile } from "./opened-file.ts";
 
 /** Seconds a client waits before asking again for a binary that is not (or not fully) there. */
 export const NOT_BUILT_RETRY_SECONDS = 60;
 
 export function agentNotBuilt(message: string): AppError {
   return new AppError("AgentNotBuilt", message, {
-    headers: { "Retry-After": String(NOT_BUILT_RETRY_SECONDS) },
+    retryAfterSeconds: NOT_BUILT_RETRY_SECONDS,
   });
 }
 

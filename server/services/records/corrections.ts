@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { AppError, badRequest, notFound } from "../../http/errors.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { CorrectionInput } from "./record-base.ts";
 import type { RecordTable } from "./record-tables.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { projects } from "../../db/schema/index.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Sqlite } from "../../db/client.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { buildEvents } from "./build-events.ts";
 import { GroupCommit } from "./group-commit.ts";
@@ -109,7 +109,7 @@ describe("telemetry group commit", () => {
       (err: unknown) => err,
     );
     expect(failure).toBeInstanceOf(AppError);
-    expect((failure as AppError).status).toBe(404);
+    expect((failure as AppError).code).toBe("NotFound");
     expect(raw(a)).toEqual([
       { ts: now, value: 1 },
       { ts: now + 1, value: 3 },

@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleAssetProject } from "./latest.ts";

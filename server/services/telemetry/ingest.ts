@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { MAX_FUTURE_SKEW_MS, MAX_READINGS_PER_REQUEST } from "./limits.ts";

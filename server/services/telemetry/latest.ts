@@ -1,4 +1,4 @@
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { LATEST_LIMIT_DEFAULT } from "./limits.ts";

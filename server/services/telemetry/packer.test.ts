@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadServerConfig } from "../../config.ts";
 import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { createLogger } from "../../logger.ts";
-import { iso } from "../../routes/telemetry/telemetry-fixtures.ts";
+import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { type PackProgress, TelemetryPacker } from "./packer.ts";
 import { RollupTracker } from "./rollup-tracker.ts";

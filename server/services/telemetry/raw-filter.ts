@@ -1,5 +1,5 @@
 import type { Sqlite } from "../../db/client.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 
 /** The filters of GET /telemetry/{asset_id}, as the route validated them. */
 export type RawQuery = {

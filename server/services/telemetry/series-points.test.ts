@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
+import { Seeded } from "../../testing/codec/seeded.ts";
 import { decodeBlock } from "./codec/block.ts";
-import { Seeded } from "./codec/testing/seeded.ts";
 import { BUCKET_5M_MS, DAY_MS } from "./limits.ts";
 import { PackStatements, packNext } from "./pack-block.ts";
 import { MAX_BLOCK_POINTS } from "./packed-blocks.ts";

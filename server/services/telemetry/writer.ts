@@ -1,4 +1,4 @@
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
 import { insertRaw } from "./raw-insert.ts";

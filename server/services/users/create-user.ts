@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import { users } from "../../db/schema/index.ts";
-import { AppError } from "../../http/errors.ts";
+import { AppError } from "../../errors.ts";
 import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";

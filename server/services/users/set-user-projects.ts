@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { projects, userProjects } from "../../db/schema/index.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../errors.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { TelemetryEvent } from "../../../services/events.ts";
+import { decodeSparkplug, type SparkplugMessage } from "../../../testing/hmi/sparkplug-sub.ts";
 import type { FieldModel } from "../field-model.ts";
 import { HmiProject } from "../hmi-project.ts";
 import type { ProjectNames } from "../project-names.ts";
-import { decodeSparkplug, type SparkplugMessage } from "../testing/sparkplug-sub.ts";
 import { sparkplugTypeOf, sparkplugValue } from "./datatypes.ts";
 import { SparkplugEdgeNode } from "./edge-node.ts";
 

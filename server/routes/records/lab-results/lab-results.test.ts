@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { recordSuite } from "../record-suite.ts";
+import { recordSuite } from "../../../testing/fixtures/record-suite.ts";
 
 const valid = async (_t: unknown, projectId: string) => ({
   project_id: projectId,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { recordSuite } from "../../../testing/fixtures/record-suite.ts";
 import type { TestServer } from "../../../testing/harness.ts";
-import { recordSuite } from "../record-suite.ts";
 
 const wells = new Map<string, string>();
 

@@ -9,7 +9,7 @@ import {
   type Queued,
   rebuildPath,
   waitForBuild,
-} from "../../../routes/installers/installer-fixtures.ts";
+} from "../../../testing/fixtures/installer-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
 
 /**

@@ -10,7 +10,7 @@ import {
   installerPath,
   type Queued,
   waitForBuild,
-} from "../../../routes/installers/installer-fixtures.ts";
+} from "../../../testing/fixtures/installer-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
 
 /**

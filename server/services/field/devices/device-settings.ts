@@ -6,7 +6,7 @@ import {
   parseDeviceSettings,
 } from "../../../../shared/field/protocol-config.ts";
 import type { devices } from "../../../db/schema/index.ts";
-import { badRequest } from "../../../http/errors.ts";
+import { badRequest } from "../../../errors.ts";
 import type { Keys } from "../../context.ts";
 import type { DeviceInput } from "../inputs.ts";
 import { sealSettingsPassword } from "./settings-password.ts";

@@ -1,4 +1,4 @@
-import { badRequest } from "../../../http/errors.ts";
+import { badRequest } from "../../../errors.ts";
 import { optionalText, type ProjectInput } from "../inputs.ts";
 import { canonicalTimeZone, DEFAULT_TIMEZONE } from "../timezone.ts";
 

@@ -1,4 +1,13 @@
 import { describe, expect, it } from "vitest";
+import {
+  arbitraryTimestamps,
+  arbitraryValues,
+  EDGE_VALUES,
+  TIME_SHAPES,
+  VALUE_SHAPES,
+} from "../../../testing/codec/arbitrary-blocks.ts";
+import { Seeded } from "../../../testing/codec/seeded.ts";
+import { SensorWalk, sensorShape } from "../../../testing/codec/sensor-data.ts";
 import { CorruptBlockError } from "./bit-reader.ts";
 import {
   blockCoding,
@@ -9,15 +18,6 @@ import {
   type ValueCoding,
 } from "./block.ts";
 import { isFloat32 } from "./float-bits.ts";
-import {
-  arbitraryTimestamps,
-  arbitraryValues,
-  EDGE_VALUES,
-  TIME_SHAPES,
-  VALUE_SHAPES,
-} from "./testing/arbitrary-blocks.ts";
-import { Seeded } from "./testing/seeded.ts";
-import { SensorWalk, sensorShape } from "./testing/sensor-data.ts";
 import { decimalPlaces } from "./values-decimal.ts";
 
 /** Bit-exact equality, -0 and all: what was stored must come back, not something equal to it. */
