@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { en } from "../../console/agent-page/en.ts";
 import { es } from "../../console/agent-page/es.ts";
+import { axeViolations } from "../../console/e2e/testing/axe.ts";
 import {
   BROWSER_TEST_TIMEOUT_MS,
   eventually,
@@ -28,17 +28,6 @@ import { ChildAgent } from "../testing/child-agent.ts";
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
 
 const ARTIFACTS = join(import.meta.dirname, "..", "..", "test-artifacts", "agent-page");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-
-/** axe-core's serious and critical violations on the page as it is now. */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
-  return page.evaluate(`axe.run(document, { resultTypes: ["violations"] }).then((r) =>
-    r.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => v.id + " (" + v.impact + "): " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`);
-}
 
 /**
  * Text of the other language left in the page (a line that is one of its messages), and any
