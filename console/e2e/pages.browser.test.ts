@@ -14,6 +14,7 @@ import {
   VIEWPORTS,
   type ViewportName,
 } from "./testing/browser.ts";
+import { generateYesterdaysReport, recordMovement } from "./testing/compliance-data.ts";
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -69,6 +70,8 @@ requirePeer("chromium", chromiumMissing).describe(
         "psi",
       );
       await writeValues(t, f.admin.token, f.wellId, { pressure: 1650 }, "psi");
+      await recordMovement(t, f.operador.token, f.projectId, 1250.5);
+      await generateYesterdaysReport(t, f.admin.token, f.projectId);
     });
     afterAll(async () => stop?.());
 
@@ -80,6 +83,20 @@ requirePeer("chromium", chromiumMissing).describe(
         ready: "[data-testid=trend-chart][data-points]",
       },
       { name: "alarms", path: `/alarms?project=${f.projectId}`, ready: "[data-testid=alarm-history]" },
+      {
+        name: "reports",
+        path: "/compliance/reports",
+        ready: "main:has([data-testid=report-preview]):has([data-testid=reports])",
+      },
+      { name: "records", path: "/compliance/records", ready: "[data-testid=records] tbody tr" },
+      { name: "audit", path: "/compliance/audit", ready: "[data-testid=audit-log] tbody tr" },
+      { name: "users", path: "/admin/users", ready: "[data-testid=users] tbody tr" },
+      { name: "two-factor", path: "/admin/two-factor", ready: "[data-testid=two-factor-status]" },
+      {
+        name: "billing",
+        path: "/admin/billing",
+        ready: "main:has([data-testid=billing-summary]):has([data-testid=invoices])",
+      },
     ];
 
     for (const lang of LANGUAGES) {
@@ -131,6 +148,7 @@ requirePeer("chromium", chromiumMissing).describe(
       expect(await g.page.getByRole("navigation").getByRole("link").allTextContents()).toEqual([
         "Resumen",
         "Alarmas",
+        "Cumplimiento",
       ]);
       await g.close();
     });
