@@ -3,7 +3,13 @@ import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
-import { BROWSER_TEST_TIMEOUT_MS, eventually, guardedPage, screenshot } from "./testing/browser.ts";
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  eventually,
+  guardedPage,
+  screenshot,
+  VIEWPORTS,
+} from "./testing/browser.ts";
 import { expectBearerOnChanges } from "./testing/compliance-data.ts";
 import { codeFor, consoleField, signIn, startSite } from "./testing/console-site.ts";
 
@@ -40,7 +46,9 @@ requirePeer("chromium", chromiumMissing).describe("the administration pages, in 
     const secret = (await g.page.getByTestId("two-factor-secret").textContent()) ?? "";
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await screenshot(g.page, "two-factor-setup-en", "laptop");
+    await g.page.setViewportSize(VIEWPORTS.tablet);
     await screenshot(g.page, "two-factor-setup-en", "tablet");
+    await g.page.setViewportSize(VIEWPORTS.laptop);
 
     // A wrong code is refused with a message, and the session goes on.
     const right = codeFor(t, secret, 0);

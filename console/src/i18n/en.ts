@@ -168,7 +168,7 @@ export const en = {
   "reports.production": "Production",
   "reports.barrels": "{value} barrels",
   "reports.recordCounts":
-    "{movements} movements, {downtime} downtimes, {wellTests} well tests, {labResults} lab results, {meterReadings} meter readings",
+    "movements: {movements}, downtime: {downtime}, well tests: {wellTests}, lab results: {labResults}, meter readings: {meterReadings}",
   "reports.hoursLost": "Hours lost to downtime",
   "reports.dataQuality": "Data quality",
   "reports.noGaps": "No gaps in the readings",
@@ -292,6 +292,8 @@ export const en = {
   "users.twoFactor": "Two-factor",
   "users.twoFactorOn": "Two-factor on",
   "users.twoFactorOff": "Two-factor off",
+  "users.twoFactorYes": "On",
+  "users.twoFactorNo": "Off",
   "users.projects": "Projects",
   "users.seesAll": "Admins and superadmins see every project, whatever is assigned.",
   "users.createdAt": "Created",

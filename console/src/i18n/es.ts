@@ -169,7 +169,7 @@ export const es: Record<keyof typeof en, string> = {
   "reports.production": "Producción",
   "reports.barrels": "{value} barriles",
   "reports.recordCounts":
-    "{movements} movimientos, {downtime} paradas, {wellTests} pruebas de pozo, {labResults} resultados de laboratorio, {meterReadings} lecturas de medidor",
+    "movimientos: {movements}, paradas: {downtime}, pruebas de pozo: {wellTests}, resultados de laboratorio: {labResults}, lecturas de medidor: {meterReadings}",
   "reports.hoursLost": "Horas perdidas por paradas",
   "reports.dataQuality": "Calidad de los datos",
   "reports.noGaps": "Sin vacíos en las lecturas",
@@ -294,6 +294,8 @@ export const es: Record<keyof typeof en, string> = {
   "users.twoFactor": "Doble factor",
   "users.twoFactorOn": "Doble factor activado",
   "users.twoFactorOff": "Doble factor desactivado",
+  "users.twoFactorYes": "Activado",
+  "users.twoFactorNo": "Desactivado",
   "users.projects": "Proyectos",
   "users.seesAll":
     "Los administradores y superadministradores ven todos los proyectos, sin importar la asignación.",

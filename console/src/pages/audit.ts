@@ -52,10 +52,14 @@ function renderAudit(host: HTMLElement, ctx: PageContext) {
     };
   };
 
+  let loads = 0;
   const load = async (older = false) => {
     const oldest = entries?.at(-1)?.seq;
+    // Only the newest request's answer is shown: an earlier one (other filters) may arrive last.
+    const mine = ++loads;
     try {
       const page = await api.get<AuditEntry[]>("/api/audit", query(older ? oldest : undefined));
+      if (mine !== loads) return;
       entries = older ? [...(entries ?? []), ...page] : page;
       more = page.length === PAGE_SIZE;
       error = null;

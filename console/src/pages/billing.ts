@@ -19,7 +19,8 @@ function renderBilling(host: HTMLElement, ctx: PageContext, params: RouteParams)
   let summary: BillingSummary | null = null;
   let error: string | null = null;
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-  const when = (iso: string | null) => (iso ? formats.dateTime(iso, project?.timezone ?? "UTC") : "—");
+  // Billing months are calendar months in UTC (the API's periods): its times are shown in UTC too.
+  const when = (iso: string | null) => (iso ? formats.dateTime(iso, "UTC") : "—");
 
   const summaryView = (s: BillingSummary) => html`<section class="panel" data-testid="billing-summary">
     <h2>${i18n.t("billing.summary")}</h2>
@@ -62,7 +63,8 @@ function renderBilling(host: HTMLElement, ctx: PageContext, params: RouteParams)
         ${projectSelect(ctx, projects, project, (id) => `${ADMINISTRATION.billing.path}?project=${id}`)}
         ${
           project
-            ? html`<section><h2>${i18n.t("billing.usage")} · ${project.name}</h2>
+            ? html`<p class="muted">${i18n.t("trend.zone", { zone: "UTC" })}</p>
+              <section><h2>${i18n.t("billing.usage")} · ${project.name}</h2>
                 ${usage ? usageView(usage) : html`<p aria-busy="true">${i18n.t("common.loading")}</p>`}</section>
               <section><h2>${i18n.t("billing.invoices")}</h2>
                 ${invoices ? invoicesView(invoices) : html`<p aria-busy="true">${i18n.t("common.loading")}</p>`}</section>`

@@ -152,7 +152,7 @@ function renderUsers(host: HTMLElement, ctx: PageContext) {
         (u) => html`<tr data-user=${u.email}>
           <td>${u.name}</td><td>${u.email}</td><td>${i18n.t(`role.${u.role}`)}</td>
           <td>${i18n.t(u.is_active ? "users.activeYes" : "users.activeNo")}</td>
-          <td>${i18n.t(u.two_factor_enabled ? "users.twoFactorOn" : "users.twoFactorOff")}</td>
+          <td>${i18n.t(u.two_factor_enabled ? "users.twoFactorYes" : "users.twoFactorNo")}</td>
           <td>${projectNames(u.projects)}</td><td>${formats.dateTime(u.created_at, zone)}</td>
           <td><button type="button" @click=${() => edit(u)} aria-label=${i18n.t("users.editOf", { email: u.email })}>${i18n.t("users.edit")}</button></td>
         </tr>`,
