@@ -14,6 +14,7 @@ import {
   VIEWPORTS,
   type ViewportName,
 } from "./testing/browser.ts";
+import { generateYesterdaysReport, recordMovement } from "./testing/compliance-data.ts";
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
@@ -58,6 +59,8 @@ requirePeer("chromium", chromiumMissing).describe(
       );
       await writeValues(t, f.admin.token, f.wellId, { pressure: 1650 }, "psi");
       await seedAgentPages(t, f.admin.token, f.projectId, f.tankId);
+      await recordMovement(t, f.operador.token, f.projectId, 1250.5);
+      await generateYesterdaysReport(t, f.admin.token, f.projectId);
     });
     afterAll(async () => stop?.());
 
@@ -83,6 +86,20 @@ requirePeer("chromium", chromiumMissing).describe(
         name: "configuration",
         path: `/configuration?project=${f.projectId}`,
         ready: ["[data-testid=devices]", "[data-testid=rules]", "[data-testid=no-codes]"],
+      },
+      {
+        name: "reports",
+        path: "/compliance/reports",
+        ready: "main:has([data-testid=report-preview]):has([data-testid=reports])",
+      },
+      { name: "records", path: "/compliance/records", ready: "[data-testid=records] tbody tr" },
+      { name: "audit", path: "/compliance/audit", ready: "[data-testid=audit-log] tbody tr" },
+      { name: "users", path: "/admin/users", ready: "[data-testid=users] tbody tr" },
+      { name: "two-factor", path: "/admin/two-factor", ready: "[data-testid=two-factor-status]" },
+      {
+        name: "billing",
+        path: "/admin/billing",
+        ready: "main:has([data-testid=billing-summary]):has([data-testid=invoices])",
       },
     ];
 
@@ -136,6 +153,7 @@ requirePeer("chromium", chromiumMissing).describe(
         "Resumen",
         "Alarmas",
         "Agentes",
+        "Cumplimiento",
       ]);
       await g.close();
     });

@@ -26,12 +26,16 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
   const navLinks = async (page: import("playwright-core").Page) =>
     page.getByRole("navigation", { name: "Main" }).getByRole("link").allTextContents();
 
-  it("anh_reader: none of the operations pages, nothing of telemetry or alarms is even requested", async () => {
+  it("anh_reader: lands on compliance, sees only its pages, and asks the API nothing of telemetry or alarms", async () => {
     const g = await guardedPage(browser, t.baseUrl);
     await signIn(g.page, t.baseUrl, f.reader);
     await g.page.getByTestId("role").getByText("ANH reader").waitFor();
-    await g.page.getByRole("heading", { level: 1 }).waitFor();
-    expect(await navLinks(g.page)).toEqual([]);
+    await g.page.getByRole("heading", { name: "ANH reports", level: 1 }).waitFor();
+    expect(g.page.url()).toBe(`${t.baseUrl}/#/compliance/reports`);
+    expect(await navLinks(g.page)).toEqual(["Compliance"]);
+    expect(
+      await g.page.getByRole("navigation", { name: "Compliance" }).getByRole("link").allTextContents(),
+    ).toEqual(["ANH reports", "Operational records"]);
     expect(await g.page.getByTestId("stream-status").count()).toBe(0);
     for (const path of [
       "/overview",
@@ -40,14 +44,23 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
       `/projects/${f.projectId}/assets/${f.wellId}`,
       `/agents?project=${f.projectId}`,
       `/configuration?project=${f.projectId}`,
+      "/compliance/audit",
+      "/admin/users",
+      "/admin/two-factor",
+      "/admin/billing",
     ]) {
       await g.page.goto(`${t.baseUrl}/#${path}`);
       await eventually(() => g.page.getByRole("heading", { level: 1 }).textContent(), { message: path }).toBe(
         "Not available",
       );
     }
-    const asked = g.requests.map((r) => r.url.pathname).filter((p) => p.startsWith("/api/"));
-    expect(asked.filter((p) => !p.startsWith("/api/auth/"))).toEqual([]);
+    await g.page.goto(`${t.baseUrl}/#/compliance/records`);
+    await g.page.getByRole("heading", { name: "Operational records", level: 1 }).waitFor();
+    await g.page.getByText("No records of this type yet.").waitFor();
+    // Reports, records and the project list: nothing else (no telemetry, alarms, assets or users).
+    const asked = new Set(g.requests.map((r) => r.url.pathname).filter((p) => p.startsWith("/api/")));
+    const allowed = /^\/api\/(auth\/.+|edge\/projects|anh\/reports(\/preview)?|movements)$/;
+    expect([...asked].filter((p) => !allowed.test(p))).toEqual([]);
     expect(g.errors).toEqual([]);
     await g.close();
   });
@@ -56,7 +69,7 @@ requirePeer("chromium", chromiumMissing).describe("what each role sees in the co
     const g = await guardedPage(browser, t.baseUrl);
     await signIn(g.page, t.baseUrl, f.operador);
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
-    expect(await navLinks(g.page)).toEqual(["Overview", "Alarms", "Agents"]);
+    expect(await navLinks(g.page)).toEqual(["Overview", "Alarms", "Agents", "Compliance"]);
     await g.page.goto(`${t.baseUrl}/#/projects/${f.projectId}/assets/${f.wellId}`);
     await g.page.locator('[data-variable="pressure"] .value').getByText("1,000").waitFor();
     const buttons = await g.page.getByRole("button").allTextContents();

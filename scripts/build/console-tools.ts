@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 
-// Prints what building the console needs (esbuild, lit, uplot and their dependencies), each at
-// the version package-lock.json pins, for `npm install`: the image build installs only these, not
-// every devDependency (scripts/container/build-image-root.sh). Usage: console-tools.ts LOCKFILE
-const ROOTS = ["esbuild", "lit", "uplot"];
+// Prints what building the console needs (esbuild, lit, uplot, qrcode-generator and their
+// dependencies), each at the version package-lock.json pins, for `npm install`: the image build
+// installs only these, not every devDependency (scripts/container/build-image-root.sh).
+// Usage: console-tools.ts LOCKFILE
+const ROOTS = ["esbuild", "lit", "uplot", "qrcode-generator"];
 
 type Entry = { version?: string; dependencies?: Record<string, string> };
 const lock = JSON.parse(readFileSync(process.argv[2] ?? "package-lock.json", "utf8")) as {

@@ -33,9 +33,9 @@ mkdir -p "$app/installers/linux" "$app/systemd"
 cp "$context/installers/linux/linux-install.sh" "$app/installers/linux/"
 cp "$context/systemd/caudal-agent.service" "$app/systemd/"
 
-# The console is bundled by esbuild with lit and uplot, devDependencies: only those (and what they
-# depend on, at the lockfile's versions) are installed, beside the build context, used once, and
-# never reach APP_DIR.
+# The console is bundled by esbuild with lit, uplot and qrcode-generator, devDependencies: only
+# those (and what they depend on, at the lockfile's versions) are installed, beside the build
+# context, used once, and never reach APP_DIR.
 tools="$(cd "$context" && pwd)/.console-tools"
 packages=$(node "$context/scripts/build/console-tools.ts" "$context/package-lock.json")
 mkdir -p "$tools"

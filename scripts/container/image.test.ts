@@ -136,7 +136,7 @@ describe("the server image, built by following the Dockerfile without Docker", (
       "index.html.gz",
       "manifest.json",
     ]);
-    for (const tool of ["lit", "uplot", "axe-core", "playwright-core"])
+    for (const tool of ["lit", "uplot", "qrcode-generator", "axe-core", "playwright-core"])
       expect(existsSync(join(app, "node_modules", tool)), tool).toBe(false);
     for (const dep of ["hono", "better-sqlite3", "@node-rs/argon2", "aedes", "drizzle-orm"])
       expect(existsSync(join(app, "node_modules", dep, "package.json")), dep).toBe(true);

@@ -3,6 +3,22 @@ import type { Session } from "./session.ts";
 
 export type Query = Record<string, string | number | undefined | readonly string[]>;
 
+/**
+ * The 401s that mean the access token no longer works. Other 401s are answers to what was sent
+ * (TwoFactorFailed for a wrong code, InvalidCredentials for a wrong password) and end nothing.
+ */
+const TOKEN_REFUSED = new Set(["Unauthorized", "TokenExpired"]);
+
+async function tokenRefused(res: Response): Promise<boolean> {
+  if (res.status !== 401) return false;
+  const body: unknown = await res
+    .clone()
+    .json()
+    .catch(() => null);
+  const code = typeof body === "object" && body !== null ? Reflect.get(body, "error") : undefined;
+  return typeof code !== "string" || TOKEN_REFUSED.has(code);
+}
+
 export function withQuery(path: string, query: Query = {}): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries(query)) {
@@ -39,8 +55,9 @@ export class ApiClient {
         // The refresh cookie's path is /api/auth: nothing else ever carries it.
         credentials: "same-origin",
       });
-      if (res.status !== 401 || attempt > 0 || !token) {
-        if (res.status === 401 && token) this.#session.expire();
+      if (!token || !(await tokenRefused(res))) return res;
+      if (attempt > 0) {
+        this.#session.expire();
         return res;
       }
       if (!(await this.#session.refresh())) return res;
@@ -60,6 +77,10 @@ export class ApiClient {
 
   post<T>(path: string, body?: unknown): Promise<T> {
     return this.request<T>("POST", path, body);
+  }
+
+  put<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>("PUT", path, body);
   }
 
   /**

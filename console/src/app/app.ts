@@ -176,7 +176,7 @@ export class ConsoleApp {
               ? html`<nav aria-label=${t("shell.nav")}><ul class="nav-list">
                 ${nav.map(
                   (p) =>
-                    html`<li><a href="#${p.nav?.href ?? p.path}" aria-current=${this.#current === p ? "page" : "false"}>${p.nav ? t(p.nav.labelKey) : ""}</a></li>`,
+                    html`<li><a href="#${p.nav?.href ?? p.path}" aria-current=${this.#current === p || this.#current?.navOf === p.id ? "page" : "false"}>${p.nav ? t(p.nav.labelKey) : ""}</a></li>`,
                 )}
               </ul></nav>`
               : null

@@ -36,6 +36,8 @@ export type PageDef = {
   titleKey: MessageKey;
   /** Shown in the navigation bar under this label; pages reached from others leave it out. */
   nav?: { labelKey: MessageKey; href?: string };
+  /** A tab of a section (app/section-tabs.ts): the id of the page whose navigation entry stands for it. */
+  navOf?: string;
   /** The role must hold every one of these (the API's own grants). */
   requires: readonly Permission[];
   render(host: HTMLElement, ctx: PageContext, params: RouteParams): Cleanup | undefined;

@@ -1,9 +1,15 @@
 import { agentsPage } from "../pages/agents.ts";
 import { alarmsPage } from "../pages/alarms.ts";
+import { auditPage } from "../pages/audit.ts";
+import { billingPage } from "../pages/billing.ts";
 import { configurationPage } from "../pages/configuration.ts";
 import { overviewPage } from "../pages/overview.ts";
 import { assetPage, projectPage } from "../pages/project.ts";
+import { recordsPage } from "../pages/records.ts";
+import { reportsPage } from "../pages/reports.ts";
 import { signInPage } from "../pages/sign-in.ts";
+import { twoFactorPage } from "../pages/two-factor.ts";
+import { usersPage } from "../pages/users.ts";
 import type { PageDef } from "./page.ts";
 
 /** Shown to anyone not signed in, whatever the address. */
@@ -20,4 +26,11 @@ export const PAGES: readonly PageDef[] = [
   assetPage,
   agentsPage,
   configurationPage,
+  // Compliance (an anh_reader's home), then Administration.
+  reportsPage,
+  recordsPage,
+  auditPage,
+  usersPage,
+  twoFactorPage,
+  billingPage,
 ];

@@ -9,6 +9,7 @@ describe("formats in the user's locale and the project's zone", () => {
     expect(es.number(1234.5)).toBe("1.234,5");
     expect(es.dateTime(instant, "America/Bogota")).toMatch(/^10\/03\/(20)?25,? 12:05:09/);
     expect(es.age(12_000)).toMatch(/hace 12 s/);
+    expect(es.usd(1234.5)).toMatch(/^US\$\s1\.234,50$/);
   });
 
   it("and the American way in English, in the zone given", () => {
@@ -17,6 +18,7 @@ describe("formats in the user's locale and the project's zone", () => {
     expect(en.dateTime(instant, "America/Bogota")).toMatch(/^3\/10\/25,? 12:05:09\sPM/);
     expect(en.dateTime(instant, "Asia/Tokyo")).toMatch(/^3\/11\/25,? 2:05:09\sAM/);
     expect(en.age(3 * 3600_000 + 5)).toMatch(/3 hr\. ago/);
+    expect(en.usd(1234.5)).toBe("$1,234.50");
   });
 
   it("convert wall-clock inputs of a zone to instants and back, across a DST change", () => {

@@ -36,6 +36,14 @@ export class Formats {
     ).format(value);
   }
 
+  /** US dollars, as billing states amounts (two decimals). */
+  usd(value: number): string {
+    return this.#get(
+      "usd",
+      () => new Intl.NumberFormat(this.locale, { style: "currency", currency: "USD" }),
+    ).format(value);
+  }
+
   /** Date and time in `timeZone` (an IANA zone such as America/Bogota). */
   dateTime(instant: number | string, timeZone: string): string {
     const ms = typeof instant === "string" ? Date.parse(instant) : instant;
