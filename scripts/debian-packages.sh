@@ -13,9 +13,11 @@ set -uo pipefail
 # shellcheck checks the Linux install script, and curl and wget are the downloaders it runs with.
 # systemd: systemd-analyze checks the unit files in systemd/, and systemd-notify is what both
 # programs call under systemd (an image may lack it).
+# postgresql-15: the second storage backend; scripts/testing/postgres.ts starts throw-away
+# instances of it (DESIGN.md, Storage), run as the postgres system user the package creates.
 want=(chromium python3-pymodbus python3-serial-asyncio python3-serial socat mosquitto-clients g++ make
   qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross binutils-aarch64-linux-gnu wixl msitools
-  shellcheck curl wget systemd)
+  shellcheck curl wget systemd postgresql-15)
 missing=()
 for pkg in "${want[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

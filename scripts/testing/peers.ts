@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mosquittoMissing } from "../../server/broker/mosquitto-clients.ts";
 import { SynDropPeer } from "../sim/black-hole.ts";
 import { pymodbusSkipReason, socatSkipReason } from "../sim/pymodbus-peer.ts";
+import { postgresMissing } from "./postgres.ts";
 import type { PeerProbe } from "./require-peer.ts";
 
 /** Debian's chromium; scripts/debian-packages.sh installs it. */
@@ -82,6 +83,7 @@ export const PEERS: Readonly<Record<string, PeerProbe>> = {
     "binutils-aarch64-linux-gnu",
   ),
   systemd: systemdToolsMissing,
+  "postgresql-15": postgresMissing,
 
   wixl: wixlMissing,
   msitools: msitoolsMissing,

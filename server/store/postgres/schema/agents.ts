@@ -1,0 +1,89 @@
+import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { createdAt, id, instant, int, jsonText } from "./columns.ts";
+import { projects } from "./field.ts";
+import { users } from "./identity.ts";
+
+export const deployments = pgTable(
+  "deployments",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    version: int("version").notNull(),
+    configHash: text("config_hash").notNull(),
+    config: jsonText("config").notNull(),
+    status: text("status", { enum: ["pending", "applied", "failed"] }).notNull(),
+    error: text("error"),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: instant("updated_at").notNull(),
+  },
+  (t) => [index("deployments_project_idx").on(t.projectId, t.version)],
+);
+
+export const agentLogs = pgTable(
+  "agent_logs",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    level: text("level", { enum: ["debug", "info", "warn", "error"] }).notNull(),
+    category: text("category").notNull().default("agent"),
+    message: text("message").notNull(),
+    timestamp: instant("timestamp").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("agent_logs_project_ts_idx").on(t.projectId, t.timestamp)],
+);
+
+/** The latest heartbeat and last-will state of a project's agent. */
+export const agentStatus = pgTable("agent_status", {
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  lastSeen: instant("last_seen").notNull(),
+  heartbeat: jsonText("heartbeat"),
+  offlineAt: instant("offline_at"),
+});
+
+/** Telemetry batches already committed, so a batch resent after a lost ack is counted once. */
+export const agentBatches = pgTable(
+  "agent_batches",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull(),
+    seq: int("seq").notNull(),
+    points: int("points").notNull(),
+    receivedAt: instant("received_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.agentId, t.seq] })],
+);
+
+export const enrollmentPurposes = ["manual", "linux_script", "msi"] as const;
+
+/**
+ * One-time codes an installer carries instead of a long-lived secret: the agent trades one for the
+ * project's agent token on its first start. Only the SHA-256 of a code is stored.
+ */
+export const enrollmentCodes = pgTable(
+  "enrollment_codes",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    codeHash: text("code_hash").notNull().unique(),
+    purpose: text("purpose", { enum: enrollmentPurposes }).notNull(),
+    /** Null when the system issued it (a script download, an MSI build). */
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: instant("expires_at").notNull(),
+    usedAt: instant("used_at"),
+    revokedAt: instant("revoked_at"),
+  },
+  (t) => [index("enrollment_codes_project_idx").on(t.projectId, t.createdAt)],
+);

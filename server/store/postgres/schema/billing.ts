@@ -1,0 +1,60 @@
+import { pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, instant, int } from "./columns.ts";
+import { projects } from "./field.ts";
+
+const plan = (name: string) => text(name, { enum: ["starter", "professional", "enterprise"] });
+
+export const subscriptions = pgTable("subscriptions", {
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  plan: plan("plan").notNull(),
+  startedAt: instant("started_at").notNull(),
+  updatedAt: instant("updated_at").notNull(),
+});
+
+/** Money is integer cents everywhere. */
+export const invoices = pgTable(
+  "invoices",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** YYYY-MM. */
+    period: text("period").notNull(),
+    plan: plan("plan").notNull(),
+    amountCents: int("amount_cents").notNull(),
+    status: text("status", { enum: ["pending", "paid", "overdue", "cancelled"] }).notNull(),
+    issuedAt: instant("issued_at").notNull(),
+    paidAt: instant("paid_at"),
+  },
+  (t) => [uniqueIndex("invoices_project_period_uq").on(t.projectId, t.period)],
+);
+
+/** Points ingested per project and month, counted at ingest (never by scanning raw rows). */
+export const usageCounters = pgTable(
+  "usage_counters",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    period: text("period").notNull(),
+    telemetryPoints: int("telemetry_points").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.period] })],
+);
+
+export const usageSnapshots = pgTable("usage_snapshots", {
+  id: id(),
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  periodStart: instant("period_start").notNull(),
+  periodEnd: instant("period_end").notNull(),
+  telemetryPoints: int("telemetry_points").notNull(),
+  activeDevices: int("active_devices").notNull(),
+  plan: plan("plan"),
+  estimatedCostCents: int("estimated_cost_cents").notNull(),
+  createdAt: createdAt(),
+});

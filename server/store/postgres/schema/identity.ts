@@ -1,0 +1,86 @@
+import { index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { bytes, createdAt, flag, id, instant, int } from "./columns.ts";
+import { projects } from "./field.ts";
+
+export const users = pgTable("users", {
+  id: id(),
+  /** Stored lower-cased; unique. */
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  role: text("role", { enum: ["superadmin", "admin", "supervisor", "operador", "anh_reader"] }).notNull(),
+  passwordHash: text("password_hash").notNull(),
+  isActive: flag("is_active").notNull().default(true),
+  twoFactorEnabled: flag("two_factor_enabled").notNull().default(false),
+  /** AES-256-GCM: iv (12) ‖ tag (16) ‖ ciphertext. Never plaintext. */
+  twoFactorSecretEncrypted: bytes("two_factor_secret_encrypted"),
+  /** Secret issued by /2fa/setup, awaiting /2fa/enable. Same encryption. */
+  twoFactorPendingSecretEncrypted: bytes("two_factor_pending_secret_encrypted"),
+  lastTotpStepUsed: int("last_totp_step_used"),
+  totpFailedAttempts: int("totp_failed_attempts").notNull().default(0),
+  totpFirstFailureAt: instant("totp_first_failure_at"),
+  totpLockedUntil: instant("totp_locked_until"),
+  createdAt: createdAt(),
+  updatedAt: instant("updated_at").notNull(),
+});
+
+export const userProjects = pgTable(
+  "user_projects",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.projectId] }),
+    index("user_projects_project_idx").on(t.projectId),
+  ],
+);
+
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** SHA-256 hex of the normalised code. */
+    codeHash: text("code_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);
+
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: instant("expires_at").notNull(),
+    revokedAt: instant("revoked_at"),
+    revokedReason: text("revoked_reason"),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Every refresh token ever issued for a session; a rotated one presented again revokes the session. */
+export const refreshTokens = pgTable(
+  "refresh_tokens",
+  {
+    /** SHA-256 hex of the opaque token. */
+    tokenHash: text("token_hash").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    rotatedAt: instant("rotated_at"),
+  },
+  (t) => [index("refresh_tokens_session_idx").on(t.sessionId)],
+);

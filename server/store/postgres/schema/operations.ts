@@ -1,0 +1,102 @@
+import { doublePrecision, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { createdAt, id, instant } from "./columns.ts";
+import { assets, projects } from "./field.ts";
+import { users } from "./identity.ts";
+
+/**
+ * Operational records are append-only (API MPMS 21.1 §5: quantity records kept original and
+ * unaltered; the triggers are in migration 0004). A correction is a new row naming the row it
+ * supersedes; the unique index on `supersedes` keeps each chain linear (a record is corrected at
+ * most once) and serves the `superseded_by` lookup.
+ */
+const recordColumns = () => ({
+  id: id(),
+  projectId: text("project_id")
+    .notNull()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  supersedes: text("supersedes"),
+  correctionReason: text("correction_reason"),
+  createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});
+
+export const movements = pgTable(
+  "movements",
+  {
+    ...recordColumns(),
+    movementType: text("movement_type", {
+      enum: ["production", "transfer", "injection", "flare", "loss"],
+    }).notNull(),
+    volumeBbls: doublePrecision("volume_bbls").notNull(),
+    timestamp: instant("timestamp").notNull(),
+    notes: text("notes"),
+  },
+  (t) => [
+    index("movements_project_ts_idx").on(t.projectId, t.timestamp),
+    uniqueIndex("movements_supersedes_uq").on(t.supersedes),
+  ],
+);
+
+export const downtime = pgTable(
+  "downtime",
+  {
+    ...recordColumns(),
+    reason: text("reason").notNull(),
+    startedAt: instant("started_at").notNull(),
+    endedAt: instant("ended_at"),
+  },
+  (t) => [
+    index("downtime_project_idx").on(t.projectId, t.startedAt),
+    uniqueIndex("downtime_supersedes_uq").on(t.supersedes),
+  ],
+);
+
+export const wellTests = pgTable(
+  "well_tests",
+  {
+    ...recordColumns(),
+    assetId: text("asset_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
+    testDate: instant("test_date").notNull(),
+    oilRateBopd: doublePrecision("oil_rate_bopd"),
+    waterCutPct: doublePrecision("water_cut_pct"),
+    gorScfBbl: doublePrecision("gor_scf_bbl"),
+  },
+  (t) => [
+    index("well_tests_project_idx").on(t.projectId, t.testDate),
+    uniqueIndex("well_tests_supersedes_uq").on(t.supersedes),
+  ],
+);
+
+export const labResults = pgTable(
+  "lab_results",
+  {
+    ...recordColumns(),
+    sampleDate: instant("sample_date").notNull(),
+    apiGravity: doublePrecision("api_gravity").notNull(),
+    bswPct: doublePrecision("bsw_pct"),
+    viscosityCp: doublePrecision("viscosity_cp"),
+  },
+  (t) => [
+    index("lab_results_project_idx").on(t.projectId, t.sampleDate),
+    uniqueIndex("lab_results_supersedes_uq").on(t.supersedes),
+  ],
+);
+
+export const meterReadings = pgTable(
+  "meter_readings",
+  {
+    ...recordColumns(),
+    meterId: text("meter_id")
+      .notNull()
+      .references(() => assets.id, { onDelete: "cascade" }),
+    readingValue: doublePrecision("reading_value").notNull(),
+    readAt: instant("read_at").notNull(),
+    unit: text("unit"),
+  },
+  (t) => [
+    index("meter_readings_project_idx").on(t.projectId, t.readAt),
+    uniqueIndex("meter_readings_supersedes_uq").on(t.supersedes),
+  ],
+);

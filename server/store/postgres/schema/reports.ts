@@ -1,0 +1,36 @@
+import { index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bytes, createdAt, id, instant, int } from "./columns.ts";
+import { projects } from "./field.ts";
+import { users } from "./identity.ts";
+
+/**
+ * Daily ANH 0651 production report. `content` holds the canonical (RFC 8785) bytes as bytea, so
+ * the bytes and their SHA-384 are the same on both backends; they never change.
+ */
+export const anhReports = pgTable(
+  "anh_reports",
+  {
+    id: id(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    /** Production day, YYYY-MM-DD in the project's time zone. */
+    reportDate: text("report_date").notNull(),
+    periodStart: instant("period_start").notNull(),
+    periodEnd: instant("period_end").notNull(),
+    status: text("status", { enum: ["pending", "generated", "submitted"] }).notNull(),
+    version: int("version").notNull().default(1),
+    supersedes: text("supersedes"),
+    content: bytes("content"),
+    hashSha384: text("hash_sha384"),
+    previousHashSha384: text("previous_hash_sha384"),
+    generatedAt: instant("generated_at"),
+    submittedAt: instant("submitted_at"),
+    submittedBy: text("submitted_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("anh_reports_project_day_version_uq").on(t.projectId, t.reportDate, t.version),
+    index("anh_reports_project_idx").on(t.projectId, t.reportDate),
+  ],
+);
