@@ -24,6 +24,7 @@ const FRESH = [
   "curl",
   "wget",
   "systemd",
+  "postgresql-15",
 ];
 
 const dirs: string[] = [];
