@@ -10,7 +10,7 @@ import { serverConfigSchema } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { CaudalServer } from "../../server/server.ts";
 import { SensorWalk, sensorShape } from "../../server/services/telemetry/codec/testing/sensor-data.ts";
-import type { TelemetryItem } from "../../server/services/telemetry/types.ts";
+import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 
 // `npm run bench -- pack [--points 2000000] [--variables 50] [--noise 0.001]`
 //
@@ -131,7 +131,7 @@ export async function run(args: string[]): Promise<void> {
     const loadStarted = performance.now();
     const inFlight: Promise<unknown>[] = [];
     for (let s = 0; s < seconds; s += 100) {
-      const items: TelemetryItem[] = [];
+      const items: TelemetryInstant[] = [];
       for (let k = s; k < Math.min(seconds, s + 100); k++) {
         items.push({
           assetId,
@@ -140,7 +140,7 @@ export async function run(args: string[]): Promise<void> {
           readings: walks.map((w, i) => ({ variable: `tag_${i}`, value: w.next(), unit: "psi" })),
         });
       }
-      inFlight.push(server.telemetry.write(items));
+      inFlight.push(server.telemetry.write(batchOfInstants(items, "http")));
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);
