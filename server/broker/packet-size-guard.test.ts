@@ -106,6 +106,15 @@ describe("PacketSizeGuard writes", () => {
     expect(calls.flat()).toEqual(sent);
   });
 
+  it("writes what is pending before it closes the connection (a CONNACK refusing it, say)", () => {
+    const { inner, calls } = recordingConnection();
+    const guard = new PacketSizeGuard(inner, 1024);
+    guard.write(Buffer.from("connack: not authorized"));
+    guard.destroy();
+    expect(calls.flat()).toEqual(["connack: not authorized"]);
+    expect(inner.destroyed).toBe(true);
+  });
+
   it("writes what is pending before it ends the connection", async () => {
     const { inner, calls } = recordingConnection();
     const guard = new PacketSizeGuard(inner, 1024);

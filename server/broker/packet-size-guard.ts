@@ -140,6 +140,8 @@ export class PacketSizeGuard extends Duplex {
   };
 
   override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    // What was written before the close still goes (a CONNACK refusing the connection, say).
+    this.#flush();
     this.#inner.destroy();
     callback(err);
   }
