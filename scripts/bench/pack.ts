@@ -9,8 +9,8 @@ import Database from "better-sqlite3";
 import { serverConfigSchema } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { CaudalServer } from "../../server/server.ts";
-import type { TelemetryItem } from "../../server/services/telemetry/types.ts";
 import { SensorWalk, sensorShape } from "../../server/testing/codec/sensor-data.ts";
+import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 
 // `npm run bench -- pack [--points 2000000] [--variables 50] [--noise 0.001]`
 //
@@ -131,7 +131,7 @@ export async function run(args: string[]): Promise<void> {
     const loadStarted = performance.now();
     const inFlight: Promise<unknown>[] = [];
     for (let s = 0; s < seconds; s += 100) {
-      const items: TelemetryItem[] = [];
+      const items: TelemetryInstant[] = [];
       for (let k = s; k < Math.min(seconds, s + 100); k++) {
         items.push({
           assetId,
@@ -140,7 +140,7 @@ export async function run(args: string[]): Promise<void> {
           readings: walks.map((w, i) => ({ variable: `tag_${i}`, value: w.next(), unit: "psi" })),
         });
       }
-      inFlight.push(server.telemetry.write(items));
+      inFlight.push(server.telemetry.write(batchOfInstants(items, "http")));
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);

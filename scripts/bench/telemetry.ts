@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { BUCKET_5M_MS, DAY_MS } from "../../server/services/telemetry/limits.ts";
-import type { TelemetryItem } from "../../server/services/telemetry/types.ts";
+import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 import { type BenchServer, startBenchServer } from "./telemetry/fixtures.ts";
 import type { HistoryReport, LoadReport, LoadRequest } from "./telemetry/load.ts";
 
@@ -189,7 +189,7 @@ async function diskPhase(o: Options): Promise<void> {
     const inFlight: Promise<unknown>[] = [];
     // 5 seconds of every series per write: the shape of a few seconds of group-committed live traffic.
     for (let s = 0; s < seconds; s += 5) {
-      const items: TelemetryItem[] = [];
+      const items: TelemetryInstant[] = [];
       for (let k = s; k < Math.min(seconds, s + 5); k++) {
         for (const assetId of assets) {
           items.push({
@@ -200,7 +200,7 @@ async function diskPhase(o: Options): Promise<void> {
           });
         }
       }
-      inFlight.push(telemetry.write(items));
+      inFlight.push(telemetry.write(batchOfInstants(items, "http")));
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);
@@ -245,7 +245,7 @@ async function historyPhase(o: Options): Promise<void> {
     const inFlight: Promise<unknown>[] = [];
     // Through the ingest service, 1,000 seconds of all 10 variables per write (10,000 readings).
     for (let s = 0; s < seconds; s += 1000) {
-      const items: TelemetryItem[] = [];
+      const items: TelemetryInstant[] = [];
       for (let k = s; k < Math.min(seconds, s + 1000); k++) {
         items.push({
           assetId,
@@ -257,7 +257,7 @@ async function historyPhase(o: Options): Promise<void> {
           })),
         });
       }
-      inFlight.push(server.telemetry.write(items));
+      inFlight.push(server.telemetry.write(batchOfInstants(items, "http")));
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);

@@ -20,6 +20,7 @@ import { authenticate } from "./authenticate.ts";
 import { type BrokerLimits, ConnectionRegistry, DEFAULT_BROKER_LIMITS } from "./connection-registry.ts";
 import { type HmiPublish, hmiMayReceive, hmiMaySubscribe, hmiPublish } from "./hmi/hmi-access.ts";
 import { HmiNamespaces } from "./hmi/hmi-namespaces.ts";
+import { IngestWindow } from "./ingest-window.ts";
 import { LiveValues } from "./live-values.ts";
 import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
 import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
@@ -50,6 +51,8 @@ export class MqttBroker {
   readonly #hmi: HmiNamespaces;
   /** Live values, UNS and Sparkplug go through it (publish-pacer.ts); acks and configurations do not. */
   readonly #pacer: PublishPacer;
+  /** Agent batches read ahead of their commit, per connection (ingest-window.ts). */
+  readonly #ingest: IngestWindow;
   #aedes: Aedes | undefined;
   #tcp: Server | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -61,6 +64,8 @@ export class MqttBroker {
     this.#limits = { maxPacketBytes: ctx.config.MQTT_MAX_PACKET_BYTES, ...DEFAULT_BROKER_LIMITS, ...limits };
     this.#registry = new ConnectionRegistry(this.#limits);
     this.#watch = new AccessWatch(ctx, this.#registry);
+    // Two of the largest packets: one full batch can always be read while another is committed.
+    this.#ingest = new IngestWindow(2 * this.#limits.maxPacketBytes);
     this.#pacer = new PublishPacer((topic, payload, retain, qos, done) => {
       const aedes = this.#aedes;
       if (!aedes) return done();
@@ -124,18 +129,14 @@ export class MqttBroker {
         }
         const message = this.#messages.get(packet.payload as Buffer);
         if (p?.kind !== "agent" || !message) return done();
-        routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
+        const handled = routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
           this.publish(topic, body, false),
-        ).then(
-          () => done(),
-          (err: unknown) => {
-            this.#logger.error("mqtt message handling failed", {
-              topic: packet.topic,
-              error: errorText(err),
-            });
-            done();
-          },
-        );
+        ).catch((err: unknown) => {
+          this.#logger.error("mqtt message handling failed", { topic: packet.topic, error: errorText(err) });
+        });
+        // A batch joins the commit queue as it is read; its ack follows the commit, in order.
+        if (message.name === "telemetry") this.#ingest.admit(client, packet.payload.length, handled, done);
+        else void handled.then(() => done());
       },
     });
     aedes.on("unsubscribe", (filters, client) => this.#registry.unsubscribed(client, filters));

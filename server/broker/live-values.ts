@@ -3,7 +3,7 @@ import type { TelemetryEvent } from "../services/events.ts";
 
 type Publish = (topic: string, payload: Payload<"live">) => Promise<void>;
 
-type Latest = { ts: number; timestamp: string; value: number; unit: string | null; dirty: boolean };
+type Latest = { ts: number; value: number; unit: string | null; dirty: boolean };
 
 /** Series held between flushes before a flush is forced. */
 const MAX_DIRTY = 100_000;
@@ -13,7 +13,8 @@ const MAX_DIRTY = 100_000;
  * caudal/v1/{project}/live/{asset}/{variable}. Values are coalesced per series and flushed once
  * per interval, so a burst of ingest (or an agent's backlog) costs one message per series, not one
  * per reading; an older reading never replaces a newer one. observe() runs on the ingest hot path:
- * it does two map lookups per reading and builds no strings (topics are built at flush).
+ * it does two map lookups per series of a batch and builds no strings (topics and timestamps are
+ * built at flush).
  */
 export class LiveValues {
   readonly #publish: Publish;
@@ -41,33 +42,27 @@ export class LiveValues {
   }
 
   observe = (event: TelemetryEvent): void => {
-    let asset = this.#series.get(event.assetId);
-    if (!asset) {
-      asset = { projectId: event.projectId, variables: new Map() };
-      this.#series.set(event.assetId, asset);
-    }
-    let ts: number | undefined;
-    for (const r of event.readings) {
-      ts ??= Date.parse(event.timestamp);
-      const latest = asset.variables.get(r.variable);
-      if (!latest) {
-        asset.variables.set(r.variable, {
-          ts,
-          timestamp: event.timestamp,
-          value: r.value,
-          unit: r.unit ?? null,
-          dirty: true,
-        });
-        this.#dirty += 1;
-        continue;
+    for (const s of event.series) {
+      let asset = this.#series.get(s.assetId);
+      if (!asset) {
+        asset = { projectId: s.projectId, variables: new Map() };
+        this.#series.set(s.assetId, asset);
       }
-      if (latest.ts > ts) continue;
-      if (!latest.dirty) this.#dirty += 1;
-      latest.ts = ts;
-      latest.timestamp = event.timestamp;
-      latest.value = r.value;
-      latest.unit = r.unit ?? latest.unit;
-      latest.dirty = true;
+      let latest = asset.variables.get(s.variable);
+      for (const [ts, value] of s.points) {
+        if (!latest) {
+          latest = { ts, value, unit: s.unit ?? null, dirty: true };
+          asset.variables.set(s.variable, latest);
+          this.#dirty += 1;
+          continue;
+        }
+        if (latest.ts > ts) continue;
+        if (!latest.dirty) this.#dirty += 1;
+        latest.ts = ts;
+        latest.value = value;
+        latest.unit = s.unit ?? latest.unit;
+        latest.dirty = true;
+      }
     }
     if (this.#dirty > MAX_DIRTY) this.flush();
   };
@@ -84,7 +79,7 @@ export class LiveValues {
           variable,
           value: latest.value,
           unit: latest.unit,
-          timestamp: latest.timestamp,
+          timestamp: new Date(latest.ts).toISOString(),
         };
         void this.#publish(topics.live(asset.projectId, assetId, variable), payload).catch(() => {});
       }

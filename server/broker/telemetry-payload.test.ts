@@ -158,6 +158,18 @@ const MUTATIONS: Record<string, Mutation> = {
   "asset_id bad": (b) => {
     series0(b).asset_id = "not-a-uuid";
   },
+  "asset_id empty": (b) => {
+    series0(b).asset_id = "";
+  },
+  "second series' asset_id bad, the first's good": (b) => {
+    (b.series as Record<string, unknown>[])[1] = { ...series0(b), asset_id: "not-a-uuid" };
+  },
+  "second series' asset_id empty": (b) => {
+    (b.series as Record<string, unknown>[])[1] = { ...series0(b), asset_id: "" };
+  },
+  "second series' asset_id another good one": (b) => {
+    (b.series as Record<string, unknown>[])[1] = { ...series0(b), asset_id: AGENT };
+  },
   "points empty": (b) => {
     series0(b).points = [];
   },

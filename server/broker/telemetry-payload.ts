@@ -35,13 +35,17 @@ function fastTelemetry(v: unknown): Telemetry | undefined {
   if (lane !== "live" && lane !== "backlog") return undefined;
   if (!Array.isArray(series)) return undefined;
   const out: Series[] = [];
+  // A batch's series mostly share one asset: its id is checked once (the pattern test costs ~0.2 µs).
+  let checkedAsset: string | undefined;
   for (const s of series) {
-    const parsed = fastSeries(s);
+    const parsed = fastSeries(s, checkedAsset);
     if (!parsed) return undefined;
     out.push(parsed);
+    checkedAsset = parsed.asset_id;
   }
   let transitions: Telemetry["alarms"] = [];
-  if (alarms !== undefined) {
+  // An empty list is what zod would return for it, without the trip through zod.
+  if (alarms !== undefined && !(Array.isArray(alarms) && alarms.length === 0)) {
     const parsed = alarmList.safeParse(alarms);
     if (!parsed.success) return undefined;
     transitions = parsed.data;
@@ -51,10 +55,11 @@ function fastTelemetry(v: unknown): Telemetry | undefined {
   return { agent_id, seq, lane, series: out, alarms: transitions };
 }
 
-function fastSeries(s: unknown): Series | undefined {
+/** One series; `checkedAsset` is an asset id already known to match the pattern. */
+function fastSeries(s: unknown, checkedAsset: string | undefined): Series | undefined {
   if (!isRecord(s)) return undefined;
   const { asset_id, variable, unit, points } = s;
-  if (typeof asset_id !== "string" || !UUID.test(asset_id)) return undefined;
+  if (typeof asset_id !== "string" || (asset_id !== checkedAsset && !UUID.test(asset_id))) return undefined;
   if (typeof variable !== "string" || variable.length < 1 || variable.length > 128) return undefined;
   if (unit !== undefined && unit !== null && (typeof unit !== "string" || unit.length > 32)) return undefined;
   if (!Array.isArray(points) || points.length === 0 || !points.every(isPoint)) return undefined;

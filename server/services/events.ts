@@ -1,15 +1,12 @@
 import { EventEmitter } from "node:events";
 import type { Payload } from "../../shared/mqtt/topics.ts";
+import type { TelemetryBatch } from "../../shared/telemetry/batch.ts";
 
-export type TelemetryEvent = {
-  projectId: string;
-  assetId: string;
-  /** ISO 8601. */
-  timestamp: string;
-  readings: { variable: string; value: number; unit?: string | undefined }[];
-  /** Where it came from: an agent (over MQTT, rules already evaluated at the edge) or HTTP. */
-  source?: "http" | "agent" | undefined;
-};
+/**
+ * The points one request (an HTTP request, an agent's batch) committed, in the batch shape: only
+ * the stored ones (no duplicates), each series with its unit (the readings', else the series').
+ */
+export type TelemetryEvent = TelemetryBatch;
 
 export type AlarmEventDto = {
   id: string;
@@ -26,7 +23,7 @@ export type AlarmEventDto = {
 export type AlarmNotice = { event: "raised" | "cleared" | "acknowledged"; alarm: AlarmEventDto };
 
 type EventMap = {
-  /** After a telemetry payload is committed (one per asset and timestamp). */
+  /** After a request's telemetry is committed (one per request, when it stored any point). */
   telemetry: [TelemetryEvent];
   /** After an alarm transition is committed. */
   alarm: [AlarmNotice];

@@ -1,4 +1,5 @@
-import type { AlarmNotice, TelemetryEvent } from "../services/events.ts";
+import type { TelemetryInstant } from "../../shared/telemetry/batch.ts";
+import type { AlarmNotice } from "../services/events.ts";
 
 /*
  * The live stream's messages: one JSON object per WebSocket text message.
@@ -12,15 +13,16 @@ import type { AlarmNotice, TelemetryEvent } from "../services/events.ts";
 /** An encoded message and the project it belongs to (the filter key). */
 export type StreamFrame = { projectId: string; data: Buffer };
 
-export function telemetryFrame(event: TelemetryEvent): StreamFrame {
+/** One instant of a committed batch (instantsOfBatch): the stream's messages are per asset and time. */
+export function telemetryFrame(instant: TelemetryInstant): StreamFrame {
   const message = {
     type: "telemetry",
-    project_id: event.projectId,
-    asset_id: event.assetId,
-    timestamp: event.timestamp,
-    readings: event.readings,
+    project_id: instant.projectId,
+    asset_id: instant.assetId,
+    timestamp: new Date(instant.ts).toISOString(),
+    readings: instant.readings,
   };
-  return { projectId: event.projectId, data: Buffer.from(JSON.stringify(message)) };
+  return { projectId: instant.projectId, data: Buffer.from(JSON.stringify(message)) };
 }
 
 export function alarmFrame(notice: AlarmNotice): StreamFrame {

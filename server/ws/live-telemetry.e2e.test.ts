@@ -49,10 +49,10 @@ describe("live telemetry stream, end to end through POST /api/telemetry", () => 
     );
     // The outsider's stream stays silent: an event for its own project proves it is live.
     t.server.context.events.emit("telemetry", {
-      projectId: elsewhere,
-      assetId: asset,
-      timestamp,
-      readings: [{ variable: "marker", value: 1 }],
+      source: "http",
+      series: [
+        { projectId: elsewhere, assetId: asset, variable: "marker", points: [[Date.parse(timestamp), 1]] },
+      ],
     });
     await other.messages.waitFor((m) => m.type === "telemetry");
     expect(other.messages.all.map((m) => m.project_id)).toEqual([elsewhere]);

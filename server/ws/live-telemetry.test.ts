@@ -8,12 +8,25 @@ import { DEFAULT_LIVE_OPTIONS } from "./stream-options.ts";
 
 type Message = Record<string, unknown>;
 
-function telemetry(projectId: string, value: number, readings = 1): TelemetryEvent {
+/** A committed batch of one asset at one instant (one stream message), with that asset and time. */
+function telemetry(
+  projectId: string,
+  value: number,
+  readings = 1,
+): TelemetryEvent & { assetId: string; timestamp: string } {
+  const assetId = randomUUID();
+  const ts = Date.now();
   return {
-    projectId,
-    assetId: randomUUID(),
-    timestamp: new Date().toISOString(),
-    readings: Array.from({ length: readings }, (_, i) => ({ variable: `v${i}`, value, unit: "psi" })),
+    source: "http",
+    series: Array.from({ length: readings }, (_, i) => ({
+      projectId,
+      assetId,
+      variable: `v${i}`,
+      unit: "psi",
+      points: [[ts, value]],
+    })),
+    assetId,
+    timestamp: new Date(ts).toISOString(),
   };
 }
 

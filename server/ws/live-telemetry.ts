@@ -1,6 +1,7 @@
 import type { Socket } from "node:net";
 import type { WebSocket } from "ws";
 import { roleCan } from "../../shared/roles.ts";
+import { instantsOfBatch } from "../../shared/telemetry/batch.ts";
 import type { ServiceContext } from "../services/context.ts";
 import type { AlarmNotice, TelemetryEvent } from "../services/events.ts";
 import { liveSessionScope, type SessionScope } from "../services/live/session-scope.ts";
@@ -201,8 +202,12 @@ export class LiveTelemetry {
     this.checkSessions();
   };
 
+  /** A committed batch: one message per asset and instant, built only when a client wants its project. */
   readonly #onTelemetry = (event: TelemetryEvent): void => {
-    this.#publish(event.projectId, () => telemetryFrame(event).data);
+    if (!event.series.some((s) => this.#subscribers.wants(s.projectId))) return;
+    for (const instant of instantsOfBatch(event)) {
+      this.#publish(instant.projectId, () => telemetryFrame(instant).data);
+    }
   };
 
   readonly #onAlarm = (notice: AlarmNotice): void => {

@@ -35,16 +35,18 @@ function startEmitting(rate: number, readings: number): void {
   const begin = performance.now();
   emitter = setInterval(() => {
     const due = Math.floor(((performance.now() - begin) / 1000) * rate) - emitted;
-    const timestamp = new Date().toISOString();
+    const ts = Date.now();
     for (let i = 0; i < due; i++) {
+      // One asset at one instant: one stream message.
+      const assetId = assets[emitted % assets.length] ?? projectId;
       const event: TelemetryEvent = {
-        projectId,
-        assetId: assets[emitted % assets.length] ?? projectId,
-        timestamp,
-        readings: Array.from({ length: readings }, (_, r) => ({
+        source: "http",
+        series: Array.from({ length: readings }, (_, r) => ({
+          projectId,
+          assetId,
           variable: `tag_${r}`,
-          value: Math.round(Math.random() * 100_000) / 100,
           unit: "psi",
+          points: [[ts, Math.round(Math.random() * 100_000) / 100]],
         })),
       };
       events.emit("telemetry", event);

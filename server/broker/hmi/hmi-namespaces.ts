@@ -102,13 +102,15 @@ export class HmiNamespaces {
 
   /** Committed telemetry; runs inside ingest's emit, so it never throws. */
   readonly observe = (event: TelemetryEvent): void => {
-    try {
-      this.#entries.get(event.projectId)?.project.observe(event);
-    } catch (err) {
-      this.#ctx.logger.error("HMI namespaces: telemetry not taken", {
-        project_id: event.projectId,
-        error: errorText(err),
-      });
+    for (const s of event.series) {
+      try {
+        this.#entries.get(s.projectId)?.project.observe(s);
+      } catch (err) {
+        this.#ctx.logger.error("HMI namespaces: telemetry not taken", {
+          project_id: s.projectId,
+          error: errorText(err),
+        });
+      }
     }
   };
 

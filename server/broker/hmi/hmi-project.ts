@@ -1,6 +1,6 @@
 import { slugify } from "../../../shared/field/slug.ts";
 import { unsTopic } from "../../../shared/mqtt/hmi-topics.ts";
-import type { TelemetryEvent } from "../../services/events.ts";
+import type { BatchSeries } from "../../../shared/telemetry/batch.ts";
 import type { AssetModel, FieldModel } from "./field-model.ts";
 import type { ProjectNames } from "./project-names.ts";
 import { type SparkplugType, sparkplugTypeOf } from "./sparkplug/datatypes.ts";
@@ -54,8 +54,8 @@ export const HISTORY_CAPACITY = 1_000_000;
  * newest values, what is due to publish, and the historical values waiting. The Sparkplug edge
  * node (sparkplug/edge-node.ts) and the unified namespace (uns-namespace.ts) publish from it.
  *
- * observe() runs on the telemetry hot path, inside ingest's emit: two map lookups and a few
- * assignments per reading, nothing allocated but the queued history value.
+ * observe() runs on the telemetry hot path, inside ingest's emit: two map lookups per series and a
+ * few assignments per point, nothing allocated but the queued history value.
  */
 export class HmiProject {
   names: ProjectNames;
@@ -78,17 +78,16 @@ export class HmiProject {
     this.apply(names, model);
   }
 
-  observe(event: TelemetryEvent): boolean {
-    const device = this.devices.get(event.assetId);
+  /** One committed series of a batch; false when it is not a variable of the field model. */
+  observe(series: BatchSeries): boolean {
+    const device = this.devices.get(series.assetId);
     if (device === undefined) return false;
-    let ts = Number.NaN;
-    for (const r of event.readings) {
-      const m = device.metrics.get(r.variable);
-      if (m === undefined) continue;
-      if (Number.isNaN(ts)) ts = Date.parse(event.timestamp);
+    const m = device.metrics.get(series.variable);
+    if (m === undefined || series.points.length === 0) return false;
+    for (const [ts, value] of series.points) {
       if (ts < m.ts) {
         // Older than the newest value: it never replaces it, it is history.
-        if (this.keepsHistory) this.history.push(m.alias, ts, r.value);
+        if (this.keepsHistory) this.history.push(m.alias, ts, value);
         continue;
       }
       if (!m.spDirty) {
@@ -103,9 +102,8 @@ export class HmiProject {
         this.unsDirty.push(m);
       }
       m.ts = ts;
-      m.value = r.value;
+      m.value = value;
     }
-    if (Number.isNaN(ts)) return false;
     // Data again after comm_loss: the device is born again, its values good.
     if (device.commLoss) this.setCommLoss(device, false);
     return true;

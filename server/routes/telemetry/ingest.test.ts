@@ -119,18 +119,19 @@ describe("POST /api/telemetry", () => {
     ]);
   });
 
-  it("emits one telemetry event per stored payload, after the commit, without duplicates", async () => {
+  it("emits the stored part of the request as one telemetry event, after the commit, without duplicates", async () => {
     const asset = await t.asset(f.projectId);
     const events: TelemetryEvent[] = [];
     const stored: number[] = [];
     const listener = (e: TelemetryEvent) => {
-      if (e.assetId !== asset) return;
+      if (e.series[0]?.assetId !== asset) return;
       events.push(e);
       stored.push(rawCount(t, asset));
     };
     t.server.context.events.on("telemetry", listener);
     try {
       const timestamp = ago(t, 1);
+      const ts = Date.parse(timestamp);
       const body = {
         asset_id: asset,
         timestamp,
@@ -142,14 +143,11 @@ describe("POST /api/telemetry", () => {
       expect((await post(t, f.operador, body)).status).toBe(201);
       expect(events).toEqual([
         {
-          projectId: f.projectId,
-          assetId: asset,
-          timestamp,
-          readings: [
-            { variable: "level", value: 4.25, unit: "m" },
-            { variable: "temp", value: 31 },
-          ],
           source: "http",
+          series: [
+            { projectId: f.projectId, assetId: asset, variable: "level", unit: "m", points: [[ts, 4.25]] },
+            { projectId: f.projectId, assetId: asset, variable: "temp", points: [[ts, 31]] },
+          ],
         },
       ]);
       // The listener saw the rows already committed.
@@ -158,7 +156,9 @@ describe("POST /api/telemetry", () => {
       expect(events).toHaveLength(1);
       // A reading sent without a unit carries its series' unit.
       await post(t, f.operador, { asset_id: asset, readings: [{ variable: "level", value: 4.5 }] });
-      expect(events[1]?.readings).toEqual([{ variable: "level", value: 4.5, unit: "m" }]);
+      expect(events[1]?.series).toEqual([
+        expect.objectContaining({ variable: "level", unit: "m", points: [[expect.any(Number), 4.5]] }),
+      ]);
     } finally {
       t.server.context.events.off("telemetry", listener);
     }

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { batchOfInstants, type TelemetryInstant } from "../../../shared/telemetry/batch.ts";
 import { telemetryService } from "../../services/telemetry/service.ts";
-import type { TelemetryItem } from "../../services/telemetry/types.ts";
 import { type Field, field, iso, post } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 
@@ -40,17 +40,16 @@ describe("GET /api/telemetry/{asset_id}?format=csv with 1,000,000 readings", () 
     const service = telemetryService(t.server.context);
     const perCall = 10_000 / VARIABLES.length;
     for (let start = 0; start < TIMESTAMPS; start += perCall) {
-      const items: TelemetryItem[] = [];
+      const items: TelemetryInstant[] = [];
       for (let i = start; i < start + perCall; i++) {
         items.push({
           assetId: asset,
           projectId: f.projectId,
           ts: base + i * SEC,
-          source: "agent",
           readings: VARIABLES.map((variable, k) => ({ variable, value: i * 4 + k, unit: "psi" })),
         });
       }
-      const written = await service.write(items);
+      const written = await service.write(batchOfInstants(items, "agent"));
       expect(written.accepted).toBe(10_000);
     }
   }, 120_000);

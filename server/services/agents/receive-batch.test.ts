@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
+import { instantsOfBatch } from "../../../shared/telemetry/batch.ts";
 import { TestServer } from "../../testing/harness.ts";
 import type { TelemetryEvent } from "../events.ts";
 import { receiveAgentBatch } from "./receive-batch.ts";
@@ -38,7 +39,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     alarms: [],
   });
 
-  it("turns series into one payload per asset and instant, each with every variable of that instant", async () => {
+  it("stores the batch's series as one event; per asset and instant, every variable of that instant", async () => {
     const ts = t.clock.now().getTime() - 60_000;
     const events: TelemetryEvent[] = [];
     const listen = (e: TelemetryEvent) => events.push(e);
@@ -66,10 +67,12 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     } finally {
       t.server.context.events.off("telemetry", listen);
     }
+    expect(events).toHaveLength(1);
     const byAsset = (assetId: string) =>
       events
-        .filter((e) => e.assetId === assetId)
-        .map((e) => ({ ts: Date.parse(e.timestamp), variables: e.readings.map((r) => r.variable).sort() }));
+        .flatMap((e) => instantsOfBatch(e))
+        .filter((i) => i.assetId === assetId)
+        .map((i) => ({ ts: i.ts, variables: i.readings.map((r) => r.variable).sort() }));
     expect(byAsset(wellA)).toEqual([
       { ts, variables: ["pressure", "temperature"] },
       { ts: ts + 1000, variables: ["pressure"] },
@@ -115,6 +118,79 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     // The same seq from another agent is another batch.
     const other = await receiveAgentBatch(t.server.context, projectId, { ...batch, agent_id: randomUUID() });
     expect(other).toMatchObject({ duplicate: false, accepted: 0 });
+  });
+
+  it("commits a batch whole or not at all: points, alarms and the dedupe record together", async () => {
+    const well = await t.asset(projectId);
+    const agentId = randomUUID();
+    const ts = t.clock.now().getTime() - 10_000;
+    const alarmId = randomUUID();
+    const batch: Batch = {
+      ...batchOf(
+        3,
+        [
+          {
+            asset_id: well,
+            variable: "casing",
+            unit: "psi",
+            points: [
+              [ts, 812],
+              [ts + 1000, 815],
+            ],
+          },
+        ],
+        agentId,
+      ),
+      lane: "live",
+      alarms: [
+        {
+          id: alarmId,
+          event: "raised",
+          rule_id: randomUUID(),
+          asset_id: well,
+          variable: "casing",
+          value: 812,
+          alarm_type: "high",
+          severity: "warning",
+          message: "casing above 800 psi",
+          at: ts,
+        },
+      ],
+    };
+    const sqlite = t.server.context.sqlite;
+    const count = (sql: string, ...params: unknown[]) =>
+      sqlite
+        .prepare(sql)
+        .pluck()
+        .get(...params) as number;
+    const batches = () => count("SELECT count(*) FROM agent_batches WHERE agent_id = ?", agentId);
+    const alarmRows = () => count("SELECT count(*) FROM alarms WHERE id = ?", alarmId);
+    const usage = () =>
+      count("SELECT coalesce(sum(telemetry_points), 0) FROM usage_counters WHERE project_id = ?", projectId);
+    const usageBefore = usage();
+    // The alarm insert fails inside the batch's transaction (a real SQLite error, raised by a trigger).
+    sqlite.exec(
+      "CREATE TEMP TRIGGER fail_alarm_insert BEFORE INSERT ON alarms BEGIN SELECT RAISE(ABORT, 'alarm store failed'); END",
+    );
+    try {
+      await expect(receiveAgentBatch(t.server.context, projectId, batch)).rejects.toThrow(
+        "alarm store failed",
+      );
+    } finally {
+      sqlite.exec("DROP TRIGGER temp.fail_alarm_insert");
+    }
+    expect(rawRows(well)).toBe(0);
+    expect(batches()).toBe(0);
+    expect(alarmRows()).toBe(0);
+    expect(usage()).toBe(usageBefore);
+
+    // The agent got no ack and sends the batch again: stored once, with its alarm and its record.
+    const ack = await receiveAgentBatch(t.server.context, projectId, batch);
+    expect(ack).toEqual({ agent_id: agentId, seq: 3, accepted: 2, duplicate: false });
+    expect([rawRows(well), batches(), alarmRows(), usage()]).toEqual([2, 1, 1, usageBefore + 2]);
+    const again = await receiveAgentBatch(t.server.context, projectId, batch);
+    expect(again).toEqual({ agent_id: agentId, seq: 3, accepted: 0, duplicate: true });
+    expect([rawRows(well), batches(), alarmRows(), usage()]).toEqual([2, 1, 1, usageBefore + 2]);
   });
 
   it("discards points of assets outside the project, says so in the ack, and stores the rest", async () => {

@@ -20,8 +20,8 @@ type Pending = RuleTransition & { slot: RuleSlot; previous: RuleState };
  * The server's alarm engine: evaluates every committed telemetry event against the enabled rules
  * of its project (shared evaluator, one state per rule and asset) and watches for silent assets.
  *
- * Hot path (ingest emits up to ~300k points/s): per event one map lookup for the project's rules,
- * per reading one lookup by variable alias; no database access unless a transition happens. Rules
+ * Hot path (ingest emits up to ~300k points/s): per series of a batch one lookup of its project's
+ * rules and one by variable alias; no database access unless a transition happens. Rules
  * are read from the database once per project and again after a rule change.
  *
  * Lifecycle: the constructor only assigns; start() rebuilds state from storage (a restart never
@@ -119,45 +119,59 @@ export class AlarmEngine {
 
   /** Runs inside ingest's emit: it must never throw into the ingest request. */
   #onTelemetry = (event: TelemetryEvent): void => {
+    let assetId: string | undefined;
     try {
-      this.#noteArrival(event);
+      for (const s of event.series) {
+        if (s.assetId === assetId) continue;
+        assetId = s.assetId;
+        this.#noteArrival(assetId);
+      }
       // An agent evaluates the deployed rules at the edge and syncs its alarms with the batch
       // (services/agents/agent-alarms.ts); evaluating its readings here too would raise twice.
       if (event.source !== "agent") this.#evaluate(event);
     } catch (err) {
-      this.#fail("alarm evaluation failed", err, { project_id: event.projectId, asset_id: event.assetId });
+      this.#fail("alarm evaluation failed", err, {
+        project_id: event.series[0]?.projectId,
+        asset_id: assetId,
+      });
     }
   };
 
-  #noteArrival(event: TelemetryEvent): void {
+  #noteArrival(assetId: string): void {
     const now = this.#now();
-    const previous = this.#lastSeen.get(event.assetId);
-    this.#lastSeen.set(event.assetId, now);
-    const commLossId = this.#openCommLoss.get(event.assetId);
+    const previous = this.#lastSeen.get(assetId);
+    this.#lastSeen.set(assetId, now);
+    const commLossId = this.#openCommLoss.get(assetId);
     if (commLossId === undefined) return;
     // Data again: comm_loss returns to normal (one write, only on this transition).
-    this.#openCommLoss.delete(event.assetId);
+    this.#openCommLoss.delete(assetId);
     const silent = previous === undefined ? 0 : Math.max(0, Math.floor((now - previous) / 1000));
     const row = clearCommLoss(this.#ctx.db, commLossId, new Date(now), silent);
     if (row) publishAlarms(this.#ctx, "cleared", [row]);
   }
 
+  /** Each series' points in order against the rules of its variable: one state per rule and asset. */
   #evaluate(event: TelemetryEvent): void {
-    const rules = this.#projectRules(event.projectId);
-    if (rules.size === 0) return;
-    const ts = Date.parse(event.timestamp);
-    const assetId = event.assetId;
     let pending: Pending[] | undefined;
-    for (const reading of event.readings) {
-      const slots = rules.get(reading.variable);
+    for (const s of event.series) {
+      const slots = this.#projectRules(s.projectId).get(s.variable);
       if (slots === undefined) continue;
       for (const slot of slots) {
-        const previous = slot.states.get(assetId) ?? INITIAL_STATE;
-        const { state, transition } = evaluate(slot.rule, previous, { value: reading.value, ts });
-        if (state !== previous) slot.states.set(assetId, state);
-        if (transition) {
-          pending ??= [];
-          pending.push({ rule: slot.rule, assetId, variable: reading.variable, transition, slot, previous });
+        for (const [ts, value] of s.points) {
+          const previous = slot.states.get(s.assetId) ?? INITIAL_STATE;
+          const { state, transition } = evaluate(slot.rule, previous, { value, ts });
+          if (state !== previous) slot.states.set(s.assetId, state);
+          if (transition) {
+            pending ??= [];
+            pending.push({
+              rule: slot.rule,
+              assetId: s.assetId,
+              variable: s.variable,
+              transition,
+              slot,
+              previous,
+            });
+          }
         }
       }
     }

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import type { Sqlite } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { buildEvents } from "./build-events.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { TelemetryLookups } from "./lookups.ts";
 import type { TelemetryTotals } from "./metrics.ts";
 import { RollupTracker } from "./rollup-tracker.ts";
 import { WriteStatements } from "./statements.ts";
-import type { TelemetryItem } from "./types.ts";
 
 /*
  * A group commit of its own on the test server's connection, with lookups that have no triggers,
@@ -51,11 +50,10 @@ describe("telemetry group commit", () => {
   });
   afterAll(async () => t.stop());
 
-  const item = (assetId: string, ts: number, value: number): TelemetryItem => ({
-    assetId,
-    projectId,
-    ts,
-    readings: [{ variable: "v", value }],
+  /** One point of variable v; a request's points of one asset are one series. */
+  const batch = (assetId: string, ...points: [number, number][]): TelemetryBatch => ({
+    source: "http",
+    series: [{ projectId, assetId, variable: "v", points }],
   });
   const server = () => t.server.context.sqlite;
   const raw = (assetId: string) =>
@@ -68,8 +66,8 @@ describe("telemetry group commit", () => {
   it("commits the requests queued together in one transaction and answers each", async () => {
     const [a, b] = [await t.asset(projectId), await t.asset(projectId)];
     const now = t.clock.now().getTime() - 60_000;
-    const requests = [[item(a, now, 1)], [item(b, now, 2)], [item(a, now + 1, 3)]];
-    const jobs = await Promise.all(requests.map((items) => commits.submit(items, period)));
+    const requests = [batch(a, [now, 1]), batch(b, [now, 2]), batch(a, [now + 1, 3])];
+    const jobs = await Promise.all(requests.map((request) => commits.submit(request, period)));
     expect(jobs.map((j) => j.result)).toEqual([
       { accepted: 1, duplicates: 0 },
       { accepted: 1, duplicates: 0 },
@@ -78,15 +76,10 @@ describe("telemetry group commit", () => {
     expect(new Set(jobs.map((j) => j.commit)).size).toBe(1);
     const [, second] = jobs;
     if (!second) throw new Error("no second job");
-    expect(buildEvents(requests[1] ?? [], second)).toEqual([
-      {
-        projectId,
-        assetId: b,
-        timestamp: new Date(now).toISOString(),
-        readings: [{ variable: "v", value: 2 }],
-        source: "http",
-      },
-    ]);
+    expect(second.committed).toEqual({
+      source: "http",
+      series: [{ projectId, assetId: b, variable: "v", points: [[now, 2]] }],
+    });
     const usage = server()
       .prepare("SELECT telemetry_points FROM usage_counters WHERE project_id = ? AND period = ?")
       .pluck()
@@ -97,9 +90,9 @@ describe("telemetry group commit", () => {
   it("isolates a request that fails in the shared commit: the others are stored, it alone fails", async () => {
     const [a, gone] = [await t.asset(projectId), await t.asset(projectId)];
     const now = t.clock.now().getTime() - 60_000;
-    const ok = commits.submit([item(a, now, 1)], period);
-    const doomed = commits.submit([item(gone, now, 2)], period);
-    const alsoOk = commits.submit([item(a, now + 1, 3)], period);
+    const ok = commits.submit(batch(a, [now, 1]), period);
+    const doomed = commits.submit(batch(gone, [now, 2]), period);
+    const alsoOk = commits.submit(batch(a, [now + 1, 3]), period);
     // The asset goes between validation and commit (the queue waits for the commit window).
     server().prepare("DELETE FROM assets WHERE id = ?").run(gone);
     await expect(ok).resolves.toMatchObject({ result: { accepted: 1, duplicates: 0 } });
@@ -120,16 +113,15 @@ describe("telemetry group commit", () => {
   it("recovers when a row appeared behind its back: retried row by row, counted once", async () => {
     const a = await t.asset(projectId);
     const now = t.clock.now().getTime() - 60_000;
-    await commits.submit([item(a, now, 1)], period);
+    await commits.submit(batch(a, [now, 1]), period);
     const seriesId = server().prepare("SELECT id FROM telemetry_series WHERE asset_id = ?").pluck().get(a);
     // Another writer stores a newer reading without moving last_ts.
     server()
       .prepare("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)")
       .run(seriesId, now + 10, 7);
-    const items = [item(a, now + 10, 8), item(a, now + 20, 9)];
-    const job = await commits.submit(items, period);
+    const job = await commits.submit(batch(a, [now + 10, 8], [now + 20, 9]), period);
     expect(job.result).toEqual({ accepted: 1, duplicates: 1 });
-    expect(buildEvents(items, job).map((e) => e.readings[0]?.value)).toEqual([9]);
+    expect(job.committed.series.map((s) => s.points)).toEqual([[[now + 20, 9]]]);
     expect(raw(a)).toEqual([
       { ts: now, value: 1 },
       { ts: now + 10, value: 7 },
@@ -143,16 +135,19 @@ describe("telemetry service lifecycle", () => {
     const s = await TestServer.start();
     const p = await s.project();
     const asset = await s.asset(p);
-    const pending = s.server.telemetry.write([
-      { assetId: asset, projectId: p, ts: s.clock.now().getTime(), readings: [{ variable: "v", value: 1 }] },
-    ]);
+    const pending = s.server.telemetry.write({
+      source: "http",
+      series: [{ projectId: p, assetId: asset, variable: "v", points: [[s.clock.now().getTime(), 1]] }],
+    });
     const db = s.server.context.sqlite;
     const stopped = s.server.telemetry.stop();
     await expect(pending).resolves.toEqual({ accepted: 1, duplicates: 0 });
     await stopped;
     expect(db.prepare("SELECT count(*) FROM telemetry_raw").pluck().get()).toBe(1);
     expect(db.prepare("SELECT count(*) FROM telemetry_rollup_5m").pluck().get()).toBe(1);
-    await expect(s.server.telemetry.write([])).rejects.toMatchObject({ status: 503 });
+    await expect(s.server.telemetry.write({ source: "http", series: [] })).rejects.toMatchObject({
+      status: 503,
+    });
     await s.stop();
   });
 });

@@ -1,9 +1,9 @@
+import { pointCount, type TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import type { Sqlite } from "../../db/client.ts";
 import type { TelemetryLookups } from "./lookups.ts";
 import type { TelemetryTotals } from "./metrics.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
 import type { WriteStatements } from "./statements.ts";
-import type { TelemetryItem } from "./types.ts";
 import { type WriteOutcome, type WrittenJob, writeTelemetry } from "./writer.ts";
 
 export type GroupCommitOptions = {
@@ -16,11 +16,29 @@ export type GroupCommitOptions = {
 /** A request's outcome, with the sequence number of the commit that held it. */
 export type CommittedJob = WrittenJob & { commit: number };
 
+/**
+ * More of one request's work, in the transaction that writes its points: all of it commits with
+ * them or none does (an agent's batch: its dedupe record and its alarms). Either may run more than
+ * once (the retry path), each time in a fresh transaction; a run's effects are rolled back with it.
+ */
+export type JobTransaction = {
+  /** Runs first; false leaves the request out: none of its points are written (a batch already stored). */
+  claim(): boolean;
+  /** Runs after the points are written. */
+  complete(): void;
+};
+
 type Job = {
-  items: readonly TelemetryItem[];
+  batch: TelemetryBatch;
   period: string;
+  tx: JobTransaction | undefined;
   resolve(result: CommittedJob): void;
   reject(error: unknown): void;
+};
+
+const NOTHING: WrittenJob = {
+  result: { accepted: 0, duplicates: 0 },
+  committed: { source: "http", series: [] },
 };
 
 export type GroupCommitDeps = {
@@ -36,10 +54,10 @@ export type GroupCommitDeps = {
 
 /**
  * Group commit: requests queue for at most `windowMs` and are written in one transaction, which
- * turns many small commits (one WAL frame per touched page each) into one. Each request is still
- * all-or-nothing and is answered only after the commit that holds it: if the shared transaction
- * fails, it is rolled back whole and every request is retried in a transaction of its own, so one
- * bad request never sinks the others.
+ * turns many small commits (one WAL frame per touched page each) into one. Each request (its
+ * points and its JobTransaction) is still all-or-nothing and is answered only after the commit that
+ * holds it: if the shared transaction fails, it is rolled back whole and every request is retried
+ * in a transaction of its own, so one bad request never sinks the others.
  */
 export class GroupCommit {
   readonly #deps: GroupCommitDeps;
@@ -54,13 +72,13 @@ export class GroupCommit {
   }
 
   /**
-   * Queues one request's payloads; resolves once they are committed. `period` is the
-   * usage_counters month (YYYY-MM) its points count toward.
+   * Queues one request's batch; resolves once it is committed. `period` is the usage_counters
+   * month (YYYY-MM) its points count toward; `tx`, more work that commits with them.
    */
-  submit(items: readonly TelemetryItem[], period: string): Promise<CommittedJob> {
+  submit(batch: TelemetryBatch, period: string, tx?: JobTransaction): Promise<CommittedJob> {
     return new Promise<CommittedJob>((resolve, reject) => {
-      this.#queue.push({ items, period, resolve, reject });
-      for (const item of items) this.#queuedReadings += item.readings.length;
+      this.#queue.push({ batch, period, tx, resolve, reject });
+      this.#queuedReadings += pointCount(batch);
       if (this.#queuedReadings >= this.#options.maxQueuedReadings) this.flush();
       else this.#timer ??= setTimeout(() => this.flush(), this.#options.windowMs);
     });
@@ -103,7 +121,18 @@ export class GroupCommit {
     const { sqlite, statements, lookups, tracker, totals } = this.#deps;
     const write = sqlite.transaction(() => {
       this.#deps.beforeWrite();
-      return writeTelemetry(statements, lookups, tracker, jobs, { appendFastPath });
+      const claimed = jobs.filter((job) => job.tx?.claim() ?? true);
+      const outcome = writeTelemetry(statements, lookups, tracker, claimed, { appendFastPath });
+      for (const job of claimed) job.tx?.complete();
+      // Answers in the jobs' order; a job left out stored nothing.
+      const answers: WrittenJob[] = [];
+      let next = 0;
+      for (const job of jobs) {
+        const written = job === claimed[next] ? outcome.jobs[next++] : NOTHING;
+        if (!written) throw new Error("telemetry commit lost a request");
+        answers.push(written);
+      }
+      return { jobs: answers, committed: outcome.committed };
     });
     const started = performance.now();
     // IMMEDIATE: take the write lock up front, never upgrade a read transaction half way.

@@ -1,20 +1,26 @@
+import {
+  batchOfInstants,
+  type InstantReading,
+  type TelemetryInstant,
+} from "../../../shared/telemetry/batch.ts";
 import { AppError } from "../../errors.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { MAX_FUTURE_SKEW_MS, MAX_READINGS_PER_REQUEST } from "./limits.ts";
 import { telemetryService } from "./service.ts";
-import type { Reading, TelemetryItem, WriteResult } from "./types.ts";
+import type { WriteResult } from "./types.ts";
 
 /** A payload as the API receives it (spec §2, TelemetryPayload), already schema-valid. */
 export type TelemetryPayloadInput = {
   asset_id: string;
   timestamp?: string | undefined;
-  readings: readonly Reading[];
+  readings: readonly InstantReading[];
 };
 
 /**
  * POST /telemetry and /telemetry/batch: checks what the schema cannot (size, clock, retention,
- * the asset and its project), then stores every payload or none. `field(i)` names payload i in
+ * the asset and its project), converts the payloads into one batch (the shape every later stage
+ * takes) and stores all of it or none. `field(i)` names payload i in
  * error messages ("" for a lone payload, "items.3." in a batch).
  *
  * Errors: 413 beyond MAX_READINGS_PER_REQUEST readings; 400 for a timestamp more than 5 minutes
@@ -39,7 +45,7 @@ export async function ingestTelemetry(
   const service = telemetryService(ctx);
   const now = ctx.clock.now().getTime();
   const oldest = service.retentionCutoff(now);
-  const items: TelemetryItem[] = new Array(payloads.length);
+  const instants: TelemetryInstant[] = new Array(payloads.length);
   payloads.forEach((p, i) => {
     const ts = p.timestamp === undefined ? now : Date.parse(p.timestamp);
     if (!Number.isFinite(ts) || ts < 0) {
@@ -61,7 +67,7 @@ export async function ingestTelemetry(
     if (projectId === undefined || !canSeeProject(auth, projectId)) {
       throw new AppError("NotFound", `${field(i)}asset_id: asset not found`);
     }
-    items[i] = { assetId: p.asset_id, projectId, ts, readings: p.readings };
+    instants[i] = { assetId: p.asset_id, projectId, ts, readings: p.readings };
   });
-  return service.write(items);
+  return service.write(batchOfInstants(instants, "http"));
 }

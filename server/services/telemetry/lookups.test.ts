@@ -16,14 +16,12 @@ describe("telemetry lookups", () => {
 
   const sql = () => t.server.context.sqlite;
   const write = (assetId: string, project: string, value: number) =>
-    t.server.telemetry.write([
-      {
-        assetId,
-        projectId: project,
-        ts: t.clock.now().getTime() + value,
-        readings: [{ variable: "v", value }],
-      },
-    ]);
+    t.server.telemetry.write({
+      source: "http",
+      series: [
+        { projectId: project, assetId, variable: "v", points: [[t.clock.now().getTime() + value, value]] },
+      ],
+    });
   const seriesIds = (assetId: string) =>
     sql().prepare("SELECT id FROM telemetry_series WHERE asset_id = ?").pluck().all(assetId) as number[];
 

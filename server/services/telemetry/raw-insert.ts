@@ -39,7 +39,10 @@ export function insertRaw(
           args[3 * k + 1] = num(rowTs, r);
           args[3 * k + 2] = num(rowValue, r);
         }
-        if (statement.run(...args).changes !== size) {
+        try {
+          statement.run(...args);
+        } catch (err) {
+          if (!isPrimaryKeyConflict(err)) throw err;
           throw new AppendConflictError("a reading newer than its series' last_ts was already stored");
         }
         offset += size;
@@ -69,4 +72,8 @@ export function insertRaw(
     }
   }
   appendPending();
+}
+
+function isPrimaryKeyConflict(err: unknown): boolean {
+  return err instanceof Error && "code" in err && err.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }

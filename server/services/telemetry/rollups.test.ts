@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { batchOfInstants, type TelemetryInstant } from "../../../shared/telemetry/batch.ts";
 import { TestServer } from "../../testing/harness.ts";
-import type { TelemetryItem } from "./types.ts";
 
 const MIN = 60_000;
 
@@ -54,7 +54,7 @@ describe("telemetry rollups", () => {
     for (let round = 0; round < 12; round++) {
       const writes: Promise<unknown>[] = [];
       for (let w = 0; w < 5; w++) {
-        const items: TelemetryItem[] = [];
+        const items: TelemetryInstant[] = [];
         for (let i = 0; i < 20; i++) {
           // Mostly forward in time, sometimes far back (backfill), sometimes a repeat.
           const ts = start + Math.floor(random() * (round + 1) * 15 * MIN);
@@ -69,7 +69,7 @@ describe("telemetry rollups", () => {
             ],
           });
         }
-        writes.push(t.server.telemetry.write(items));
+        writes.push(t.server.telemetry.write(batchOfInstants(items, "http")));
       }
       await Promise.all(writes);
       if (round % 3 === 1) t.server.telemetry.rollUpAll();
@@ -88,7 +88,7 @@ describe("telemetry rollups", () => {
       ts: base + i * 40_000,
       readings: [{ variable: "v", value: i }],
     }));
-    await t.server.telemetry.write(items);
+    await t.server.telemetry.write(batchOfInstants(items, "http"));
     t.server.telemetry.rollUpAll();
     // Simulate the crash: the newest 5-minute window lost part of its rows, the hour is stale.
     await t.server.telemetry.stop();
@@ -109,9 +109,10 @@ describe("telemetry rollups", () => {
     const asset = await t.asset(projectId);
     const old = t.clock.now().getTime() - 10 * 86_400_000;
     const bucket = old - (old % (5 * MIN));
-    await t.server.telemetry.write([
-      { assetId: asset, projectId, ts: old, readings: [{ variable: "v", value: 1 }] },
-    ]);
+    await t.server.telemetry.write({
+      source: "http",
+      series: [{ projectId, assetId: asset, variable: "v", points: [[old, 1]] }],
+    });
     t.server.telemetry.rollUpAll();
     await t.server.telemetry.stop();
     sql()
@@ -129,10 +130,20 @@ describe("telemetry rollups", () => {
   it("a series with raw rows but no rollups at all (e.g. crash before the first pass) is rolled up at start", async () => {
     const asset = await t.asset(projectId);
     const base = t.clock.now().getTime() - 20 * MIN;
-    await t.server.telemetry.write([
-      { assetId: asset, projectId, ts: base, readings: [{ variable: "v", value: 2 }] },
-      { assetId: asset, projectId, ts: base + 6 * MIN, readings: [{ variable: "v", value: 4 }] },
-    ]);
+    await t.server.telemetry.write({
+      source: "http",
+      series: [
+        {
+          projectId,
+          assetId: asset,
+          variable: "v",
+          points: [
+            [base, 2],
+            [base + 6 * MIN, 4],
+          ],
+        },
+      ],
+    });
     t.server.telemetry.rollUpAll();
     await t.server.telemetry.stop();
     sql()

@@ -1,9 +1,9 @@
+import type { BatchSeries, TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import { AppError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
-import { buildEvents } from "./build-events.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
-import { GroupCommit, type GroupCommitOptions } from "./group-commit.ts";
+import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./group-commit.ts";
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
 import { TelemetryLookups } from "./lookups.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
@@ -11,7 +11,7 @@ import { type PackTotals, TelemetryPacker } from "./packer.ts";
 import { deleteExpiredRaw } from "./retention.ts";
 import { RollupTracker } from "./rollup-tracker.ts";
 import { WriteStatements } from "./statements.ts";
-import type { TelemetryItem, WriteResult } from "./types.ts";
+import type { WriteResult } from "./types.ts";
 
 export type TelemetryServiceOptions = GroupCommitOptions & {
   /**
@@ -183,26 +183,22 @@ export class TelemetryService {
   }
 
   /**
-   * Stores validated payloads in the next group commit; resolves once they are committed, with
-   * what was stored (see WriteResult), after their telemetry events were emitted. Payloads older
-   * than the retention window are not stored.
+   * Stores a validated batch in the next group commit; resolves once it is committed, with what
+   * was stored (see WriteResult), after its telemetry event (the stored part of the batch) was
+   * emitted. Points older than the retention window are not stored. `tx`: more work committed in
+   * the same transaction as the points, all or nothing (see JobTransaction).
    */
-  async write(items: readonly TelemetryItem[]): Promise<WriteResult> {
+  async write(batch: TelemetryBatch, tx?: JobTransaction): Promise<WriteResult> {
     const running = this.#require();
     const now = this.#ctx.clock.now();
-    const cutoff = this.retentionCutoff(now.getTime());
-    let expired = 0;
-    let oldest = Number.POSITIVE_INFINITY;
-    for (const item of items) {
-      if (item.ts < cutoff) expired += item.readings.length;
-      else if (item.ts < oldest) oldest = item.ts;
+    const { kept, expired, oldest } = withoutExpired(batch, this.retentionCutoff(now.getTime()));
+    if (kept.series.length === 0 && !tx) {
+      return { accepted: 0, duplicates: 0, ...(expired ? { expired } : {}) };
     }
-    const kept = expired === 0 ? items : items.filter((item) => item.ts >= cutoff);
-    if (kept.length === 0) return { accepted: 0, duplicates: 0, ...(expired ? { expired } : {}) };
     // Billing counts a point in the UTC month it was received (spec §2, BillingUsage).
-    const written = await running.commits.submit(kept, now.toISOString().slice(0, 7));
+    const written = await running.commits.submit(kept, now.toISOString().slice(0, 7), tx);
     if (oldest < this.packCutoff(now.getTime())) this.#coldWritten(running);
-    for (const event of buildEvents(kept, written)) this.#emit(event);
+    if (written.committed.series.length > 0) this.#emit(written.committed);
     return expired === 0 ? written.result : { ...written.result, expired };
   }
 
@@ -372,6 +368,28 @@ export class TelemetryService {
       });
     this.#background = run;
   }
+}
+
+/** The batch without its points older than `cutoff` (the batch itself when none are), and its oldest kept ts. */
+function withoutExpired(
+  batch: TelemetryBatch,
+  cutoff: number,
+): { kept: TelemetryBatch; expired: number; oldest: number } {
+  let expired = 0;
+  let oldest = Number.POSITIVE_INFINITY;
+  for (const s of batch.series) {
+    for (const [ts] of s.points) {
+      if (ts < cutoff) expired++;
+      else if (ts < oldest) oldest = ts;
+    }
+  }
+  if (expired === 0) return { kept: batch, expired, oldest };
+  const series: BatchSeries[] = [];
+  for (const s of batch.series) {
+    const points = s.points.filter(([ts]) => ts >= cutoff);
+    if (points.length > 0) series.push({ ...s, points });
+  }
+  return { kept: { source: batch.source, series }, expired, oldest };
 }
 
 const services = new WeakMap<ServiceContext, TelemetryService>();

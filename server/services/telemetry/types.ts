@@ -1,16 +1,3 @@
-/** One reading of a payload (spec §2, TelemetryPayload.readings). */
-export type Reading = { variable: string; value: number; unit?: string | undefined };
-
-/** A validated payload: its asset resolved to the owning project, its time in epoch ms. */
-export type TelemetryItem = {
-  assetId: string;
-  projectId: string;
-  ts: number;
-  readings: readonly Reading[];
-  /** An agent's batch (rules already evaluated at the edge) or an HTTP request; default http. */
-  source?: "http" | "agent";
-};
-
 /**
  * What a request stored. Duplicates (a reading for a series and millisecond already stored, or
  * repeated within the request) are ignored: first write wins, so a replayed batch is harmless.

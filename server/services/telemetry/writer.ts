@@ -1,3 +1,4 @@
+import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../shared/telemetry/batch.ts";
 import { notFound } from "../../errors.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
@@ -7,14 +8,13 @@ import { BucketBuilder, mergeBuckets } from "./rollups.ts";
 import { seriesTimeOrder } from "./row-order.ts";
 import type { Slot } from "./slot.ts";
 import type { WriteStatements } from "./statements.ts";
-import type { TelemetryItem, WriteResult } from "./types.ts";
+import type { WriteResult } from "./types.ts";
 
 /**
- * One request's outcome. `stored[i]` is 1 when the request's i-th reading (payloads in order,
- * readings in order) was stored; `units` gives the series' unit for stored readings that came
- * without one, as [i, unit] pairs. buildEvents() turns this and the request into its events.
+ * One request's outcome: what it stored, and the part of its batch that was stored (its telemetry
+ * event), each series with its unit (the readings', else the series' own).
  */
-export type WrittenJob = { result: WriteResult; stored: Uint8Array; units: [number, string][] };
+export type WrittenJob = { result: WriteResult; committed: TelemetryBatch };
 
 export type WriteOutcome = {
   jobs: WrittenJob[];
@@ -30,11 +30,11 @@ export type WriteOptions = {
   appendFastPath: boolean;
 };
 
-/** One request's payloads and the usage_counters period (YYYY-MM) its points count toward. */
-export type WriteJob = { items: readonly TelemetryItem[]; period: string };
+/** One request's batch and the usage_counters period (YYYY-MM) its points count toward. */
+export type WriteJob = { batch: TelemetryBatch; period: string };
 
 /**
- * Writes the jobs' readings inside the caller's transaction:
+ * Writes the jobs' points inside the caller's transaction:
  * - raw rows in (series, ts) order, so each series' new rows share pages (DESIGN.md, Storage);
  * - duplicates (same series and millisecond, stored already or earlier in this commit) are not
  *   stored and count nowhere, so rollups and billing never count a point twice;
@@ -51,80 +51,83 @@ export function writeTelemetry(
   jobs: readonly WriteJob[],
   options: WriteOptions,
 ): WriteOutcome {
+  let entryCount = 0;
   let rowCount = 0;
-  let payloadCount = 0;
-  for (const { items } of jobs) {
-    payloadCount += items.length;
-    for (const item of items) {
-      rowCount += item.readings.length;
+  for (const { batch } of jobs) {
+    entryCount += batch.series.length;
+    for (const s of batch.series) {
+      rowCount += s.points.length;
       // Validated when the request arrived; the asset may have been deleted (or moved) since.
-      if (lookups.projectOf(item.assetId) !== item.projectId) throw notFound("asset");
+      if (lookups.projectOf(s.assetId) !== s.projectId) throw notFound("asset");
     }
   }
 
   const slots: Slot[] = [];
   const slotIndex = new Map<string, Map<string, number>>();
-  const slotFor = (item: TelemetryItem, variable: string, unit: string | undefined): number => {
-    let byVariable = slotIndex.get(item.assetId);
+  const slotFor = (s: BatchSeries): number => {
+    let byVariable = slotIndex.get(s.assetId);
     if (!byVariable) {
       byVariable = new Map();
-      slotIndex.set(item.assetId, byVariable);
+      slotIndex.set(s.assetId, byVariable);
     }
-    let index = byVariable.get(variable);
+    let index = byVariable.get(s.variable);
     if (index === undefined) {
       // Series made earlier in this commit are found above, never here: lookups hold committed rows only.
-      const entry: SeriesEntry | undefined = lookups.series(item.assetId, variable);
+      const entry: SeriesEntry | undefined = lookups.series(s.assetId, s.variable);
       const created = !entry;
-      const id = entry ? entry.id : createSeries(stmts, item, variable, unit);
+      const id = entry ? entry.id : createSeries(stmts, s);
       index = slots.length;
       slots.push({
         id,
-        assetId: item.assetId,
-        variable,
-        projectId: item.projectId,
+        assetId: s.assetId,
+        variable: s.variable,
+        projectId: s.projectId,
         created,
         committedLastTs: entry ? entry.lastTs : null,
-        unit: entry ? entry.unit : (unit ?? null),
+        unit: entry ? entry.unit : (s.unit ?? null),
         unitChanged: false,
         rolledTo: tracker.stateOf(id).rolledTo,
         deferred: false,
         newestTs: null,
         newestValue: 0,
       });
-      byVariable.set(variable, index);
+      byVariable.set(s.variable, index);
     }
     const slot = at(slots, index);
-    if (unit !== undefined && unit !== slot.unit) {
-      slot.unit = unit;
+    if (s.unit !== undefined && s.unit !== slot.unit) {
+      slot.unit = s.unit;
       slot.unitChanged = !slot.created;
     }
     return index;
   };
 
-  // Rows in request order; payload p owns rows [payloadStart[p], payloadStart[p + 1]).
+  // Entries (the jobs' series, in order) and their rows: entry e owns rows [entryRow[e], entryRow[e + 1]).
+  const entrySlot = new Int32Array(entryCount);
+  const entryRow = new Int32Array(entryCount + 1);
   const rowSlot = new Int32Array(rowCount);
   const rowSeries = new Int32Array(rowCount);
   const rowTs = new Float64Array(rowCount);
   const rowValue = new Float64Array(rowCount);
-  const payloadStart = new Int32Array(payloadCount + 1);
+  let entry = 0;
   let row = 0;
-  let payload = 0;
-  for (const { items } of jobs) {
-    for (const item of items) {
-      payloadStart[payload++] = row;
-      for (const reading of item.readings) {
-        const slot = slotFor(item, reading.variable, reading.unit);
+  for (const { batch } of jobs) {
+    for (const s of batch.series) {
+      const slot = slotFor(s);
+      const seriesId = at(slots, slot).id;
+      entrySlot[entry] = slot;
+      entryRow[entry++] = row;
+      for (const [ts, value] of s.points) {
         rowSlot[row] = slot;
-        rowSeries[row] = at(slots, slot).id;
-        rowTs[row] = item.ts;
-        rowValue[row] = reading.value;
+        rowSeries[row] = seriesId;
+        rowTs[row] = ts;
+        rowValue[row] = value;
         row++;
       }
     }
   }
-  payloadStart[payloadCount] = row;
+  entryRow[entryCount] = row;
 
-  const order = seriesTimeOrder(slots, rowSlot, rowTs);
+  const order = seriesTimeOrder(slots, entrySlot, entryRow, rowTs);
 
   const stored = new Uint8Array(rowCount);
   insertRaw(stmts, options.appendFastPath, slots, order, rowSlot, rowSeries, rowTs, rowValue, stored);
@@ -139,33 +142,35 @@ export function writeTelemetry(
   const written: WrittenJob[] = [];
   // Points stored per project and period (billing), counted here rather than ever scanned.
   const usage = new Map<string, Map<string, number>>();
-  payload = 0;
-  for (const { items, period } of jobs) {
+  entry = 0;
+  for (const { batch, period } of jobs) {
     let byProject = usage.get(period);
     if (!byProject) {
       byProject = new Map();
       usage.set(period, byProject);
     }
-    const first = num(payloadStart, payload);
-    const last = num(payloadStart, payload + items.length);
-    const jobStored = stored.slice(first, last);
-    const units: [number, string][] = [];
+    const series: BatchSeries[] = [];
     let accepted = 0;
-    for (const item of items) {
-      const start = num(payloadStart, payload);
-      const end = num(payloadStart, payload + 1);
-      payload++;
+    let total = 0;
+    for (const s of batch.series) {
+      const first = num(entryRow, entry);
+      const count = num(entryRow, entry + 1) - first;
+      const slot = at(slots, num(entrySlot, entry));
+      entry++;
+      total += count;
       let points = 0;
-      for (let r = start; r < end; r++) {
-        if (stored[r] !== 1) continue;
-        points++;
-        const unit = at(slots, num(rowSlot, r)).unit;
-        if (at(item.readings, r - start).unit === undefined && unit !== null) units.push([r - first, unit]);
-      }
+      for (let r = first; r < first + count; r++) points += num(stored, r);
+      if (points === 0) continue;
       accepted += points;
-      if (points > 0) byProject.set(item.projectId, (byProject.get(item.projectId) ?? 0) + points);
+      byProject.set(s.projectId, (byProject.get(s.projectId) ?? 0) + points);
+      series.push(
+        storedPart(s, slot.unit, points === count ? undefined : stored.subarray(first, first + count)),
+      );
     }
-    written.push({ result: { accepted, duplicates: last - first - accepted }, stored: jobStored, units });
+    written.push({
+      result: { accepted, duplicates: total - accepted },
+      committed: { source: batch.source, series },
+    });
   }
   for (const [period, byProject] of usage) {
     for (const [projectId, points] of byProject) stmts.countUsage.run(projectId, period, points);
@@ -186,8 +191,21 @@ export function writeTelemetry(
   };
 }
 
-function createSeries(stmts: WriteStatements, item: TelemetryItem, variable: string, unit?: string): number {
-  const row = stmts.createSeries.get(item.projectId, item.assetId, variable, unit ?? null);
+/**
+ * The stored points of a series (`stored` marks them; undefined: all), with the series' unit when
+ * the readings came without one. The series itself when nothing differs: no copy on the usual path.
+ */
+function storedPart(s: BatchSeries, seriesUnit: string | null, stored: Uint8Array | undefined): BatchSeries {
+  const unit = s.unit ?? seriesUnit ?? undefined;
+  if (!stored && unit === s.unit) return s;
+  const points: readonly TelemetryPoint[] = stored ? s.points.filter((_, i) => stored[i] === 1) : s.points;
+  return unit === undefined
+    ? { projectId: s.projectId, assetId: s.assetId, variable: s.variable, points }
+    : { projectId: s.projectId, assetId: s.assetId, variable: s.variable, unit, points };
+}
+
+function createSeries(stmts: WriteStatements, s: BatchSeries): number {
+  const row = stmts.createSeries.get(s.projectId, s.assetId, s.variable, s.unit ?? null);
   if (!row) throw new Error("telemetry_series insert returned no id");
   return row.id;
 }

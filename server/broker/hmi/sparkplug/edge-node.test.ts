@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TelemetryEvent } from "../../../services/events.ts";
+import type { BatchSeries } from "../../../../shared/telemetry/batch.ts";
 import { decodeSparkplug, type SparkplugMessage } from "../../../testing/hmi/sparkplug-sub.ts";
 import type { FieldModel } from "../field-model.ts";
 import { HmiProject } from "../hmi-project.ts";
@@ -28,11 +28,11 @@ const model = (assets: number): FieldModel => ({
   nodeInfo: { agentVersion: null, configVersion: null, bufferPoints: null },
 });
 
-const reading = (assetId: string, ts: number, value: number): TelemetryEvent => ({
+const reading = (assetId: string, ts: number, value: number): BatchSeries => ({
   projectId: "p",
   assetId,
-  timestamp: new Date(ts).toISOString(),
-  readings: [{ variable: "p", value }],
+  variable: "p",
+  points: [[ts, value]],
 });
 
 /** A node over a project of `assets` wells, its published messages decoded. */
