@@ -146,7 +146,7 @@ describe("telemetry service lifecycle", () => {
     expect(db.prepare("SELECT count(*) FROM telemetry_raw").pluck().get()).toBe(1);
     expect(db.prepare("SELECT count(*) FROM telemetry_rollup_5m").pluck().get()).toBe(1);
     await expect(s.server.telemetry.write({ source: "http", series: [] })).rejects.toMatchObject({
-      status: 503,
+      code: "Unavailable",
     });
     await s.stop();
   });
