@@ -177,7 +177,7 @@ describe("npm start (scripts/start.ts)", () => {
     // The console's address comes first.
     const addresses = out.slice(out.indexOf("Caudal is running")).split("\n").slice(1);
     expect(addresses[0]).toBe(`  Console        ${base}/ (the operator console: sign in there)`);
-    expect(out).toContain(`http://127.0.0.1:${ports.agent}/status`);
+    expect(out).toContain(`http://127.0.0.1:${ports.agent}/ (its local API: /status`);
     expect(out).toContain(`password  ${credentials.password}`);
     expect(out).toContain(`${base}/api/telemetry/${wellId}`);
     expect(out).toContain(
