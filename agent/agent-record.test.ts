@@ -106,11 +106,12 @@ describe("the agent's recording of polled values", () => {
 
     const last = agent.status().last_values;
     expect(last.map(({ ts: _, ...v }) => v)).toEqual([
-      { alias: "level", device_id: device.id, value: 4.5, quality: "good" },
+      { alias: "level", device_id: device.id, value: 4.5, unit: "bar", quality: "good" },
       {
         alias: "garbage",
         device_id: device.id,
         value: 1e16,
+        unit: "bar",
         quality: "out_of_range",
         detail: "beyond ±1e15: check data_type, word_order and scale_factor",
       },
@@ -118,6 +119,7 @@ describe("the agent's recording of polled values", () => {
         alias: "missing",
         device_id: device.id,
         value: null,
+        unit: "bar",
         quality: "device_exception",
         detail: "illegal data address",
       },
