@@ -7,6 +7,7 @@ import { type IngestWriter, localIngestWriter } from "../routes/telemetry/ingest
 import type { ServiceContext } from "../services/context.ts";
 import { ConnectionRelay } from "./connection-relay.ts";
 import { ForwardedRequests } from "./forwarded-requests.ts";
+import { fromColumns } from "./payload-columns.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import type { WorkerInit } from "./worker-thread.ts";
 
@@ -200,7 +201,7 @@ class WorkerSlot {
 
   #write(message: Extract<FromWorker, { t: "write" }>): void {
     const { id } = message;
-    this.#writer(message.auth, message.payloads, message.shape).then(
+    this.#writer(message.auth, fromColumns(message.columns), message.shape).then(
       (result) => this.#post({ t: "written", id, result }),
       (err: unknown) => {
         if (err instanceof AppError) {

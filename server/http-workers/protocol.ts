@@ -1,7 +1,7 @@
 import type { IngestShape } from "../routes/telemetry/ingest-writer.ts";
 import type { AuthContext } from "../services/auth/auth-context.ts";
-import type { TelemetryPayloadInput } from "../services/telemetry/ingest.ts";
 import type { WriteResult } from "../services/telemetry/types.ts";
+import type { PayloadColumns } from "./payload-columns.ts";
 
 /*
  * Messages between the main thread (the writer: the database, every route but ingest, the
@@ -68,13 +68,8 @@ export type FromWorker =
    * how many bytes the worker had been sent, so nothing relayed since is lost unseen.
    */
   | { t: "handback"; c: number; head: Uint8Array; received: number }
-  | {
-      t: "write";
-      id: number;
-      auth: AuthContext;
-      payloads: TelemetryPayloadInput[];
-      shape: IngestShape;
-    }
+  /** Validated payloads to store (the ingest service runs on the main thread); `written` or `refused` answers. */
+  | { t: "write"; id: number; auth: AuthContext; columns: PayloadColumns; shape: IngestShape }
   /** A request for any other route on a relayed connection: the main thread's app answers it. */
   | { t: "forward"; id: number; method: string; url: string; headers: [string, string][]; peer: Peer }
   /** A chunk of the forwarded request's body, sent on `pull`. */

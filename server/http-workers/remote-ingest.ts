@@ -1,6 +1,7 @@
 import { AppError, ErrorCode, type ErrorCodeName } from "../http/errors.ts";
 import type { IngestWriter } from "../routes/telemetry/ingest-writer.ts";
 import type { WriteResult } from "../services/telemetry/types.ts";
+import { toColumns } from "./payload-columns.ts";
 import type { FromWorker, RefusalData, ToWorker } from "./protocol.ts";
 
 type Settled = Extract<ToWorker, { t: "written" | "refused" | "failed" }>;
@@ -19,11 +20,11 @@ function appErrorOf(data: RefusalData): Error {
  * with what was stored, or with the AppError the route would have thrown there.
  */
 export class RemoteIngest {
-  readonly #send: (message: FromWorker) => void;
+  readonly #send: (message: FromWorker, transfer?: ArrayBuffer[]) => void;
   readonly #pending = new Map<number, { resolve(result: WriteResult): void; reject(error: Error): void }>();
   #next = 1;
 
-  constructor(send: (message: FromWorker) => void) {
+  constructor(send: (message: FromWorker, transfer?: ArrayBuffer[]) => void) {
     this.#send = send;
   }
 
@@ -31,7 +32,8 @@ export class RemoteIngest {
     new Promise<WriteResult>((resolve, reject) => {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject });
-      this.#send({ t: "write", id, auth, payloads, shape });
+      const columns = toColumns(payloads);
+      this.#send({ t: "write", id, auth, columns, shape }, [columns.buffer]);
     });
 
   settle(message: Settled): void {
