@@ -56,6 +56,7 @@ export class RelayedSocket extends Duplex {
   /** Bytes from the client. */
   deliver(chunk: Uint8Array): void {
     this.received += chunk.byteLength;
+    if (this.destroyed) return;
     this.#touch();
     if (!this.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)) && !this.#readPaused) {
       this.#readPaused = true;
@@ -65,7 +66,7 @@ export class RelayedSocket extends Duplex {
 
   /** The client ended its side. */
   deliverEnd(): void {
-    this.push(null);
+    if (!this.destroyed) this.push(null);
   }
 
   /** The client's socket is gone, or the main thread took it back: drop this side silently. */
