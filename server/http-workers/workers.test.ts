@@ -276,6 +276,67 @@ describe("HTTP worker threads", () => {
     agent.destroy();
   });
 
+  it("streams a large answer of the main thread through a worker's connection, whole and in order", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const asset = await workers.asset(fw.projectId);
+    const start = Date.now() - 6 * 3600_000;
+    for (let block = 0; block < 4; block++) {
+      const items = Array.from({ length: 1000 }, (_, i) => ({
+        asset_id: asset,
+        timestamp: new Date(start + (block * 1000 + i) * 1000).toISOString(),
+        readings: Array.from({ length: 10 }, (_, v) => ({
+          variable: `v${v}`,
+          value: block * 1000 + i + v / 10,
+        })),
+      }));
+      const res = await send(workers, agent, "POST", "/api/telemetry/batch", {
+        token: fw.operador,
+        body: JSON.stringify({ items }),
+      });
+      expect(res.status).toBe(201);
+    }
+    // The same connection now asks for 40,000 readings as CSV (well over a megabyte).
+    const csvPath = `/api/telemetry/${asset}?format=csv`;
+    const forwarded = await send(workers, agent, "GET", csvPath, { token: fw.operador });
+    agent.destroy();
+    const fresh = new Agent({ keepAlive: false });
+    const direct = await send(workers, fresh, "GET", csvPath, { token: fw.operador });
+    expect(forwarded.status).toBe(200);
+    expect(forwarded.headers["content-type"]).toBe(direct.headers["content-type"]);
+    expect(forwarded.text.length).toBeGreaterThan(1_000_000);
+    expect(forwarded.text).toBe(direct.text);
+  });
+
+  it("answers pipelined requests on a worker's connection in order, forwarded ones included", async () => {
+    const asset = await workers.asset(fw.projectId);
+    const socket = connect(workers.server.port, "127.0.0.1");
+    const received: Buffer[] = [];
+    socket.on("data", (c: Buffer) => received.push(c));
+    const post = (ts: number) => {
+      const body = payload(asset, ts);
+      return (
+        `POST /api/telemetry HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fw.operador}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+      );
+    };
+    const now = Date.now();
+    socket.write(
+      post(now - 3000) +
+        `GET /api/telemetry/${asset}?limit=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${fw.operador}\r\n\r\n` +
+        post(now - 2000) +
+        `GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
+    await new Promise((resolve) => socket.once("close", resolve));
+    const text = Buffer.concat(received).toString("latin1");
+    const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    // Answers in order (RFC 9112 §9.3.2). As on the main thread alone, pipelined requests are
+    // handled as they arrive: the GET need not see the POST before it, which may not be committed.
+    expect(statuses).toEqual(["201", "200", "201", "200"]);
+    expect(text).toMatch(
+      /"accepted":2,"duplicates":0}[\s\S]*"accepted":2,"duplicates":0}[\s\S]*"status":"ok"/,
+    );
+  });
+
   it("gives a WebSocket upgrade on a worker's connection back to the main thread", async () => {
     const socket = connect(workers.server.port, "127.0.0.1");
     const received: Buffer[] = [];
