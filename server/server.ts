@@ -195,7 +195,6 @@ export class CaudalServer {
           clockOffsetMs: this.#ctx.clock.offsetMs,
         },
       );
-      await this.#workers.start();
       this.#front = new FrontDoor(http, this.#workers);
       await this.#front.listen(config.PORT, config.HOST);
     } else {

@@ -2,8 +2,8 @@ import type { Server as HttpServer } from "node:http";
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { firstRequestKind } from "./ingest-routes.ts";
 
-/** Where connections go: a worker thread takes ingest connections when one is ready. */
-export type ConnectionTaker = { take(socket: Socket, head: Buffer): boolean };
+/** Where ingest connections go: to a worker thread, or back through `fallback` to the main thread. */
+export type IngestConnections = { place(socket: Socket, head: Buffer, fallback: () => void): void };
 
 /**
  * A connection that says nothing decisive for this long goes to the main thread's HTTP server,
@@ -27,11 +27,11 @@ export function serveOn(http: HttpServer, socket: Socket, head: Buffer): void {
  */
 export class FrontDoor {
   readonly #http: HttpServer;
-  readonly #workers: ConnectionTaker;
+  readonly #workers: IngestConnections;
   readonly #sniffing = new Set<Socket>();
   #server: Server | undefined;
 
-  constructor(http: HttpServer, workers: ConnectionTaker) {
+  constructor(http: HttpServer, workers: IngestConnections) {
     this.#http = http;
     this.#workers = workers;
   }
@@ -74,12 +74,9 @@ export class FrontDoor {
       socket.off("close", onClose);
       this.#sniffing.delete(socket);
       const head = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
-      if (kind === "ingest" && this.#workers.take(socket, head)) {
-        socket.off("error", ignore);
-        return;
-      }
-      serveOn(this.#http, socket, head);
       socket.off("error", ignore);
+      if (kind === "ingest") this.#workers.place(socket, head, () => serveOn(this.#http, socket, head));
+      else serveOn(this.#http, socket, head);
     };
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);

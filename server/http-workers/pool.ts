@@ -49,12 +49,14 @@ class WorkerSlot {
   #restartDelay = RESTART_DELAY_MS;
   #restartTimer: NodeJS.Timeout | undefined;
   #nextId = 1;
-  #onReady: (() => void) | undefined;
+  readonly #onReady: () => void;
 
-  constructor(deps: HttpWorkersDeps, init: WorkerInit) {
+  /** `onReady`: called each time the thread (re)starts serving. */
+  constructor(deps: HttpWorkersDeps, init: WorkerInit, onReady: () => void) {
     this.#deps = deps;
     this.#init = init;
     this.#writer = localIngestWriter(deps.ctx);
+    this.#onReady = onReady;
   }
 
   get ready(): boolean {
@@ -71,11 +73,9 @@ class WorkerSlot {
     await this.#worker?.terminate();
   }
 
-  /** Starts the thread; resolves once it serves, rejects if it exits first. */
-  start(): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      this.#spawn(resolve, reject);
-    });
+  /** Starts the thread (once); `onReady` tells when it serves. */
+  start(): void {
+    if (!this.#worker && !this.#restartTimer && !this.#stopping) this.#spawn();
   }
 
   take(socket: Socket, head: Buffer): void {
@@ -117,25 +117,23 @@ class WorkerSlot {
     this.#worker?.postMessage(message, transfer);
   };
 
-  #spawn(resolve?: () => void, reject?: (err: Error) => void): void {
+  #spawn(): void {
+    this.#restartTimer = undefined;
     const worker = new Worker(new URL("./worker-entry.ts", import.meta.url), { workerData: this.#init });
     this.#worker = worker;
     this.#startedAt = Date.now();
     const forwarded = new ForwardedRequests(this.#deps.fetch, this.#post);
     this.#forwarded = forwarded;
-    this.#onReady = resolve;
     worker.on("message", (message: FromWorker) => this.#receive(message));
     worker.on("error", (err) => {
       this.#deps.ctx.logger.error("http worker failed", { thread: worker.threadId, error: err.message });
     });
     worker.once("exit", (code) => {
-      const wasReady = this.#ready;
       this.#ready = false;
       this.#worker = undefined;
       forwarded.clear();
       this.#dropConnections();
-      if (!wasReady && reject) reject(new Error(`http worker exited (code ${code}) before it was ready`));
-      if (this.#stopping || (!wasReady && reject)) return;
+      if (this.#stopping) return;
       this.#deps.ctx.logger.error("http worker exited; restarting it", { code });
       this.#restart();
     });
@@ -162,8 +160,7 @@ class WorkerSlot {
     switch (message.t) {
       case "ready":
         this.#ready = true;
-        this.#onReady?.();
-        this.#onReady = undefined;
+        this.#onReady();
         return;
       case "write":
         this.#write(message);
@@ -219,39 +216,83 @@ class WorkerSlot {
   }
 }
 
+/** An ingest connection waiting for a worker thread to start serving. */
+type Waiting = { socket: Socket; head: Buffer; timer: NodeJS.Timeout; gone: () => void };
+
+/** A reset while a connection waits is told by 'close'. */
+const ignoreError = () => undefined;
+
+/**
+ * How long an ingest connection waits for a worker thread to (re)start before the main thread
+ * serves it instead. A worker starts in about half a second.
+ */
+const WAIT_FOR_WORKER_MS = 5_000;
+
 /**
  * HTTP worker threads (HTTP_WORKERS): each parses, authenticates and validates the ingest
  * requests of the connections it is given, and asks the main thread, which alone writes to the
- * database, to store them. A worker that exits is restarted; the connections it held are closed,
- * so a request it had not answered was never acknowledged (the client resends it; a duplicate
- * is ignored).
+ * database, to store them. They start with the first ingest connection (a server that receives
+ * none keeps their memory); until one serves, connections wait for it. A worker that exits is
+ * restarted; the connections it held are closed, so a request it had not answered was never
+ * acknowledged (the client resends it; a duplicate is ignored).
  */
 export class HttpWorkers {
   readonly #slots: WorkerSlot[];
+  readonly #waiting = new Set<Waiting>();
+  #started = false;
   #turn = 0;
 
   constructor(deps: HttpWorkersDeps, init: WorkerInit) {
-    this.#slots = Array.from({ length: deps.count }, () => new WorkerSlot(deps, init));
+    this.#slots = Array.from(
+      { length: deps.count },
+      () => new WorkerSlot(deps, init, () => this.#placeWaiting()),
+    );
   }
 
-  async start(): Promise<void> {
-    await Promise.all(this.#slots.map((slot) => slot.start()));
+  /** Starts every thread now rather than with the first ingest connection. */
+  start(): void {
+    this.#started = true;
+    for (const slot of this.#slots) slot.start();
   }
 
   async stop(): Promise<void> {
+    for (const waiting of this.#waiting) {
+      clearTimeout(waiting.timer);
+      waiting.socket.destroy();
+    }
+    this.#waiting.clear();
     await Promise.all(this.#slots.map((slot) => slot.stop()));
   }
 
-  /** Gives an ingest connection to the next ready worker; false when none is ready. */
-  take(socket: Socket, head: Buffer): boolean {
-    for (let i = 0; i < this.#slots.length; i++) {
-      const slot = this.#slots[(this.#turn + i) % this.#slots.length];
-      if (!slot?.ready) continue;
-      this.#turn = (this.#turn + i + 1) % this.#slots.length;
+  /**
+   * Gives an ingest connection (and the bytes read from it) to the next worker that serves; while
+   * none does, the connection waits, paused, and after WAIT_FOR_WORKER_MS `fallback` takes it.
+   */
+  place(socket: Socket, head: Buffer, fallback: () => void): void {
+    const slot = this.#nextReady();
+    if (slot) {
       slot.take(socket, head);
-      return true;
+      return;
     }
-    return false;
+    if (!this.#started) this.start();
+    socket.pause();
+    const waiting: Waiting = {
+      socket,
+      head,
+      timer: setTimeout(() => {
+        this.#waiting.delete(waiting);
+        socket.off("close", waiting.gone);
+        socket.off("error", ignoreError);
+        fallback();
+      }, WAIT_FOR_WORKER_MS),
+      gone: () => {
+        clearTimeout(waiting.timer);
+        this.#waiting.delete(waiting);
+      },
+    };
+    socket.once("close", waiting.gone);
+    socket.on("error", ignoreError);
+    this.#waiting.add(waiting);
   }
 
   /** The ids of the threads that serve now. */
@@ -270,5 +311,27 @@ export class HttpWorkers {
   /** Each worker's metrics (prom-client's getMetricsAsJSON()), for GET /metrics. */
   metricsJson(): Promise<unknown[][]> {
     return Promise.all(this.#slots.map((slot) => slot.metricsJson()));
+  }
+
+  #nextReady(): WorkerSlot | undefined {
+    for (let i = 0; i < this.#slots.length; i++) {
+      const slot = this.#slots[(this.#turn + i) % this.#slots.length];
+      if (!slot?.ready) continue;
+      this.#turn = (this.#turn + i + 1) % this.#slots.length;
+      return slot;
+    }
+    return undefined;
+  }
+
+  #placeWaiting(): void {
+    for (const waiting of this.#waiting) {
+      const slot = this.#nextReady();
+      if (!slot) return;
+      clearTimeout(waiting.timer);
+      this.#waiting.delete(waiting);
+      waiting.socket.off("close", waiting.gone);
+      waiting.socket.off("error", ignoreError);
+      slot.take(waiting.socket, waiting.head);
+    }
   }
 }

@@ -433,6 +433,28 @@ describe("HTTP_WORKERS", () => {
     );
   });
 
+  it("starts its threads with the first ingest connection, which waits for one", async () => {
+    const t = await TestServer.start({ HTTP_WORKERS: "1" });
+    try {
+      const pool = t.server.httpWorkers;
+      expect((await t.request("/health")).status).toBe(200);
+      expect(pool?.threadIds()).toEqual([]);
+      const f = await field(t);
+      expect(pool?.threadIds()).toEqual([]);
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const res = await send(t, agent, "POST", "/api/telemetry", {
+        token: f.operador,
+        body: payload(f.assetId, Date.now() - 1000),
+      });
+      agent.destroy();
+      expect(res.status).toBe(201);
+      expect(pool?.threadIds()).toHaveLength(1);
+      expect(await workerRequests(t, "/api/telemetry", 201)).toBe(1);
+    } finally {
+      await t.stop();
+    }
+  });
+
   it("0 serves every request on the main thread", async () => {
     const t = await TestServer.start({ HTTP_WORKERS: "0" });
     try {
