@@ -46,8 +46,6 @@ export class ConnectionRelay {
     socket.on("drain", this.#onDrain);
     socket.on("close", this.#onClose);
     socket.on("error", this.#onError);
-    // It may have waited, paused, for the worker to start.
-    socket.resume();
   }
 
   /** Ends the relay: the socket is destroyed (a worker exited, or the server stops). */

@@ -1,9 +1,9 @@
-import type { Server as HttpServer } from "node:http";
+import type { Server as HttpServer, IncomingMessage, ServerResponse } from "node:http";
 import { type AddressInfo, createServer, type Server, type Socket } from "node:net";
 import { firstRequestKind } from "./ingest-routes.ts";
 
-/** Where ingest connections go: to a worker thread, or back through `fallback` to the main thread. */
-export type IngestConnections = { place(socket: Socket, head: Buffer, fallback: () => void): void };
+/** Where ingest connections go: to a worker thread, or through `elsewhere` to the main thread. */
+export type IngestConnections = { place(socket: Socket, head: Buffer, elsewhere: () => void): void };
 
 /**
  * A connection that says nothing decisive for this long goes to the main thread's HTTP server,
@@ -29,11 +29,17 @@ export class FrontDoor {
   readonly #http: HttpServer;
   readonly #workers: IngestConnections;
   readonly #sniffing = new Set<Socket>();
+  /** Ingest connections the main thread answers while no worker serves: closed after an answer. */
+  readonly #closeAfterAnswer = new WeakSet<Socket>();
   #server: Server | undefined;
 
   constructor(http: HttpServer, workers: IngestConnections) {
     this.#http = http;
     this.#workers = workers;
+    // RFC 9112 §9.6: the client opens a new connection for its next request, which a worker can take.
+    http.on("request", (req: IncomingMessage, res: ServerResponse) => {
+      if (this.#closeAfterAnswer.has(req.socket)) res.setHeader("Connection", "close");
+    });
   }
 
   get address(): AddressInfo | undefined {
@@ -75,8 +81,12 @@ export class FrontDoor {
       this.#sniffing.delete(socket);
       const head = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks);
       socket.off("error", ignore);
-      if (kind === "ingest") this.#workers.place(socket, head, () => serveOn(this.#http, socket, head));
-      else serveOn(this.#http, socket, head);
+      if (kind === "ingest") {
+        this.#workers.place(socket, head, () => {
+          this.#closeAfterAnswer.add(socket);
+          serveOn(this.#http, socket, head);
+        });
+      } else serveOn(this.#http, socket, head);
     };
     const onData = (chunk: Buffer) => {
       chunks.push(chunk);

@@ -49,14 +49,11 @@ class WorkerSlot {
   #restartDelay = RESTART_DELAY_MS;
   #restartTimer: NodeJS.Timeout | undefined;
   #nextId = 1;
-  readonly #onReady: () => void;
 
-  /** `onReady`: called each time the thread (re)starts serving. */
-  constructor(deps: HttpWorkersDeps, init: WorkerInit, onReady: () => void) {
+  constructor(deps: HttpWorkersDeps, init: WorkerInit) {
     this.#deps = deps;
     this.#init = init;
     this.#writer = localIngestWriter(deps.ctx);
-    this.#onReady = onReady;
   }
 
   get ready(): boolean {
@@ -73,7 +70,7 @@ class WorkerSlot {
     await this.#worker?.terminate();
   }
 
-  /** Starts the thread (once); `onReady` tells when it serves. */
+  /** Starts the thread unless it runs or is about to restart. */
   start(): void {
     if (!this.#worker && !this.#restartTimer && !this.#stopping) this.#spawn();
   }
@@ -160,7 +157,6 @@ class WorkerSlot {
     switch (message.t) {
       case "ready":
         this.#ready = true;
-        this.#onReady();
         return;
       case "write":
         this.#write(message);
@@ -216,83 +212,45 @@ class WorkerSlot {
   }
 }
 
-/** An ingest connection waiting for a worker thread to start serving. */
-type Waiting = { socket: Socket; head: Buffer; timer: NodeJS.Timeout; gone: () => void };
-
-/** A reset while a connection waits is told by 'close'. */
-const ignoreError = () => undefined;
-
-/**
- * How long an ingest connection waits for a worker thread to (re)start before the main thread
- * serves it instead. A worker starts in about half a second.
- */
-const WAIT_FOR_WORKER_MS = 5_000;
-
 /**
  * HTTP worker threads (HTTP_WORKERS): each parses, authenticates and validates the ingest
  * requests of the connections it is given, and asks the main thread, which alone writes to the
- * database, to store them. They start with the first ingest connection (a server that receives
- * none keeps their memory); until one serves, connections wait for it. A worker that exits is
- * restarted; the connections it held are closed, so a request it had not answered was never
- * acknowledged (the client resends it; a duplicate is ignored).
+ * database, to store them. They start with the first ingest connection, so a server that
+ * receives none keeps their memory. A worker that exits is restarted; the connections it held
+ * are closed, so a request it had not answered was never acknowledged (the client resends it; a
+ * duplicate is ignored).
  */
 export class HttpWorkers {
   readonly #slots: WorkerSlot[];
-  readonly #waiting = new Set<Waiting>();
-  #started = false;
   #turn = 0;
 
   constructor(deps: HttpWorkersDeps, init: WorkerInit) {
-    this.#slots = Array.from(
-      { length: deps.count },
-      () => new WorkerSlot(deps, init, () => this.#placeWaiting()),
-    );
+    this.#slots = Array.from({ length: deps.count }, () => new WorkerSlot(deps, init));
   }
 
-  /** Starts every thread now rather than with the first ingest connection. */
+  /** Starts every thread that is not running (a no-op for those that are). */
   start(): void {
-    this.#started = true;
     for (const slot of this.#slots) slot.start();
   }
 
   async stop(): Promise<void> {
-    for (const waiting of this.#waiting) {
-      clearTimeout(waiting.timer);
-      waiting.socket.destroy();
-    }
-    this.#waiting.clear();
     await Promise.all(this.#slots.map((slot) => slot.stop()));
   }
 
   /**
-   * Gives an ingest connection (and the bytes read from it) to the next worker that serves; while
-   * none does, the connection waits, paused, and after WAIT_FOR_WORKER_MS `fallback` takes it.
+   * Gives an ingest connection (and the bytes read from it) to the next worker that serves.
+   * While none does (they start with the first such connection, in about half a second, or one
+   * is restarting), `elsewhere` takes it: the main thread answers, and closes it after its
+   * answer, so that the client's next connection can go to a worker.
    */
-  place(socket: Socket, head: Buffer, fallback: () => void): void {
+  place(socket: Socket, head: Buffer, elsewhere: () => void): void {
     const slot = this.#nextReady();
     if (slot) {
       slot.take(socket, head);
       return;
     }
-    if (!this.#started) this.start();
-    socket.pause();
-    const waiting: Waiting = {
-      socket,
-      head,
-      timer: setTimeout(() => {
-        this.#waiting.delete(waiting);
-        socket.off("close", waiting.gone);
-        socket.off("error", ignoreError);
-        fallback();
-      }, WAIT_FOR_WORKER_MS),
-      gone: () => {
-        clearTimeout(waiting.timer);
-        this.#waiting.delete(waiting);
-      },
-    };
-    socket.once("close", waiting.gone);
-    socket.on("error", ignoreError);
-    this.#waiting.add(waiting);
+    this.start();
+    elsewhere();
   }
 
   /** The ids of the threads that serve now. */
@@ -321,17 +279,5 @@ export class HttpWorkers {
       return slot;
     }
     return undefined;
-  }
-
-  #placeWaiting(): void {
-    for (const waiting of this.#waiting) {
-      const slot = this.#nextReady();
-      if (!slot) return;
-      clearTimeout(waiting.timer);
-      this.#waiting.delete(waiting);
-      waiting.socket.off("close", waiting.gone);
-      waiting.socket.off("error", ignoreError);
-      slot.take(waiting.socket, waiting.head);
-    }
   }
 }

@@ -58,6 +58,16 @@ async function workerRequests(t: TestServer, route: string, status: number): Pro
   return total;
 }
 
+/** Starts the server's worker threads and waits until `count` serve. */
+async function serving(t: TestServer, count: number): Promise<void> {
+  const pool = t.server.httpWorkers;
+  pool?.start();
+  for (let i = 0; i < 1000 && (pool?.threadIds().length ?? 0) < count; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  expect(pool?.threadIds()).toHaveLength(count);
+}
+
 const payload = (assetId: string, ts: number, value = 1) =>
   JSON.stringify({
     asset_id: assetId,
@@ -79,6 +89,8 @@ describe("HTTP worker threads", () => {
       TestServer.start({ HTTP_WORKERS: "0" }),
     ]);
     [fw, fs] = await Promise.all([field(workers), field(single)]);
+    // They would start with the first ingest connection; these tests want them serving from the first.
+    await serving(workers, 2);
   });
   afterAll(async () => {
     await Promise.all([workers?.stop(), single?.stop()]);
@@ -402,8 +414,7 @@ describe("HTTP worker threads", () => {
     await Promise.all(clients);
     expect(failures).toBeGreaterThan(0);
     // A new thread took the crashed one's place.
-    for (let i = 0; i < 500 && pool.threadIds().length < 2; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(pool.threadIds()).toHaveLength(2);
+    await serving(workers, 2);
     expect(pool.threadIds()).not.toContain(victim);
     const stored = new Set(
       workers.server.context.sqlite
@@ -433,22 +444,31 @@ describe("HTTP_WORKERS", () => {
     );
   });
 
-  it("starts its threads with the first ingest connection, which waits for one", async () => {
+  it("starts its threads with the first ingest connection, which the main thread answers and closes", async () => {
     const t = await TestServer.start({ HTTP_WORKERS: "1" });
     try {
       const pool = t.server.httpWorkers;
       expect((await t.request("/health")).status).toBe(200);
-      expect(pool?.threadIds()).toEqual([]);
       const f = await field(t);
       expect(pool?.threadIds()).toEqual([]);
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      const res = await send(t, agent, "POST", "/api/telemetry", {
+      const first = await send(t, agent, "POST", "/api/telemetry", {
+        token: f.operador,
+        body: payload(f.assetId, Date.now() - 2000),
+      });
+      expect(first.status).toBe(201);
+      expect(first.headers.connection).toBe("close");
+      for (let i = 0; i < 1000 && pool?.threadIds().length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      expect(pool?.threadIds()).toHaveLength(1);
+      // The client's next connection goes to the worker, and stays open.
+      const next = await send(t, agent, "POST", "/api/telemetry", {
         token: f.operador,
         body: payload(f.assetId, Date.now() - 1000),
       });
       agent.destroy();
-      expect(res.status).toBe(201);
-      expect(pool?.threadIds()).toHaveLength(1);
+      expect(next.status).toBe(201);
+      expect(next.headers.connection).toBe("keep-alive");
       expect(await workerRequests(t, "/api/telemetry", 201)).toBe(1);
     } finally {
       await t.stop();
