@@ -17,3 +17,9 @@ npx tsc --noEmit -p .
 npx tsc --noEmit -p console
 echo "== tests (vitest)"
 npx vitest run "$@"
+if [ $# -eq 0 ]; then
+  # Test servers serve every request on the main thread (HTTP_WORKERS=0) unless asked: run the
+  # ingest, WebSocket and broker tests again with an HTTP worker thread in front.
+  echo "== tests again with HTTP_WORKERS=1 (telemetry routes, WebSocket, broker)"
+  HTTP_WORKERS=1 npx vitest run server/routes/telemetry server/routes/ws server/ws server/broker
+fi

@@ -1,15 +1,6 @@
-import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MqttBroker } from "./broker/broker.ts";
-import { AUTH_BODY_MAX_BYTES, REQUEST_BODY_MAX_BYTES, requestBodyLimit } from "./http/body-limit.ts";
-import type { AppEnv } from "./http/env.ts";
-import { versionHeaders } from "./http/headers.ts";
-import { httpMetrics } from "./http/metrics.ts";
-import { notFoundHandler, onError } from "./http/on-error.ts";
+import { newApiApp } from "./http/api-app.ts";
 import { openApiDocumentOnce } from "./http/openapi-document.ts";
-import { requestLog } from "./http/request-log.ts";
-import { securityHeaders } from "./http/security-headers.ts";
-import { validationHook } from "./http/validation.ts";
-import { installValidationMessages } from "./http/validation-messages.ts";
 import type { Logger } from "./logger.ts";
 import { agentRoutes } from "./routes/agents/index.ts";
 import { alarmRoutes } from "./routes/alarms/index.ts";
@@ -53,22 +44,14 @@ export type AppDeps = {
   health?: HealthProbes;
   /** Where the per-request lines go (REQUEST_LOG_FILE); by default the server's logger. */
   requestLogger?: Logger;
+  /** GET /metrics: the HTTP worker threads' own metrics, added to this server's. */
+  workerMetrics?: () => Promise<unknown[][]>;
 };
 
 /** Builds the HTTP application. No I/O happens here beyond what `deps` already opened. */
 export function createApp(deps: AppDeps) {
   const { ctx } = deps;
-  installValidationMessages();
-  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
-  app.use("*", versionHeaders);
-  app.use("*", securityHeaders);
-  app.use("*", requestLog(deps.requestLogger ?? ctx.logger));
-  app.use("*", httpMetrics(ctx.metrics));
-  app.use("*", requestBodyLimit(REQUEST_BODY_MAX_BYTES));
-  app.use("/api/auth/*", requestBodyLimit(AUTH_BODY_MAX_BYTES));
-  app.use("/api/edge/agents/enroll", requestBodyLimit(AUTH_BODY_MAX_BYTES));
-  app.onError(onError(ctx.logger));
-  app.notFound(notFoundHandler);
+  const app = newApiApp(ctx, deps.requestLogger ?? ctx.logger);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
@@ -78,7 +61,14 @@ export function createApp(deps: AppDeps) {
 
   // Root paths /health, /metrics, /docs; the document is built on first request, after all mounts.
   app.route("/", consoleRoutes(new ConsoleFiles(ctx.config.CONSOLE_DIR)));
-  app.route("/", systemRoutes(ctx, { health: deps.health ?? {}, document: openApiDocumentOnce(app) }));
+  app.route(
+    "/",
+    systemRoutes(ctx, {
+      health: deps.health ?? {},
+      document: openApiDocumentOnce(app),
+      workerMetrics: deps.workerMetrics ?? (() => Promise.resolve([])),
+    }),
+  );
   app.route("/api/auth", authRoutes(ctx));
   app.route("/api/movements", movementRoutes(ctx));
   app.route("/api/downtime", downtimeRoutes(ctx));

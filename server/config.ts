@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 
@@ -6,6 +7,11 @@ const DEFAULT_AGENT_DIST_DIR = fileURLToPath(new URL("../dist/agent", import.met
 const DEFAULT_CONSOLE_DIR = fileURLToPath(new URL("../dist/console", import.meta.url));
 
 const port = z.coerce.number().int().min(0).max(65535);
+
+/** One core for the main thread (it writes), the others for HTTP workers. */
+function defaultHttpWorkers(): number {
+  return Math.max(0, availableParallelism() - 1);
+}
 
 const base64Key32 = z
   .string({ error: "is required (base64 of 32 random bytes, e.g. `openssl rand -base64 32`)" })
@@ -35,6 +41,16 @@ export const serverConfigSchema = z.object({
     .max(24 * 400)
     .default(1),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
+  /**
+   * Worker threads that parse, authenticate and validate telemetry ingest requests while the main
+   * thread writes (server/http-workers/). 0: the main thread alone serves every request.
+   */
+  HTTP_WORKERS: z.coerce
+    .number({ error: "must be a whole number from 0 to 64" })
+    .int("must be a whole number from 0 to 64")
+    .min(0, "must be a whole number from 0 to 64")
+    .max(64, "must be a whole number from 0 to 64")
+    .default(defaultHttpWorkers()),
   /** `text` for a person at a console (`npm start`); `json` lines for machines. */
   LOG_FORMAT: z.enum(["json", "text"]).default("json"),
   /** Where the per-request lines go instead of stdout (`npm start`: DATA_DIR/logs/requests.log). */

@@ -10,6 +10,11 @@ export type Logger = {
   error(msg: string, fields?: Record<string, unknown>): void;
 };
 
+/** Whether a logger at `threshold` writes an entry at `level`. */
+export function logLevelEnabled(threshold: LogLevel, level: Exclude<LogLevel, "silent">): boolean {
+  return LEVELS[level] >= LEVELS[threshold];
+}
+
 /** One line per entry on stdout (by default). Callers never pass secrets or tokens. */
 export function createLogger(
   level: LogLevel,

@@ -1,6 +1,7 @@
-import type { AddressInfo } from "node:net";
+import { Server as HttpServer } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
-import { type ServerType, serve } from "@hono/node-server";
+import { createAdaptorServer, type ServerType, serve } from "@hono/node-server";
 import { WebSocketServer } from "ws";
 import { ActivityLog } from "./activity/activity-log.ts";
 import { createApp } from "./app.ts";
@@ -10,6 +11,8 @@ import type { ServerConfig } from "./config.ts";
 import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { createMetricsRegistry } from "./http/metrics.ts";
 import { openRequestLogFile, type RequestLogFile } from "./http/request-log.ts";
+import { FrontDoor, serveOn } from "./http-workers/front-door.ts";
+import { HttpWorkers } from "./http-workers/pool.ts";
 import { loadKeys } from "./keys.ts";
 import type { Logger } from "./logger.ts";
 import { AutoDeploy } from "./services/agents/auto-deploy.ts";
@@ -39,6 +42,9 @@ export class CaudalServer {
   readonly #options: CaudalServerOptions;
   #database: DatabaseHandle | undefined;
   #http: ServerType | undefined;
+  /** With HTTP_WORKERS: the port's listener and the worker threads (server/http-workers/). */
+  #front: FrontDoor | undefined;
+  #workers: HttpWorkers | undefined;
   #ctx: ServiceContext | undefined;
   #live: LiveTelemetry | undefined;
   #alarms: AlarmEngine | undefined;
@@ -95,16 +101,22 @@ export class CaudalServer {
     return this.#telemetry;
   }
 
+  /** The HTTP worker threads; undefined with HTTP_WORKERS=0. */
+  get httpWorkers(): HttpWorkers | undefined {
+    return this.#workers;
+  }
+
   /** The bound HTTP port (useful with PORT=0). */
   get port(): number {
-    const address = this.#http?.address() as AddressInfo | null | undefined;
+    const address = this.#front?.address ?? (this.#http?.address() as AddressInfo | null | undefined);
     if (!address) throw new Error("server not listening");
     return address.port;
   }
 
   async start(): Promise<void> {
     const { config, logger } = this.#options;
-    this.#database = openDatabase(join(config.DATA_DIR, "caudal.db"));
+    const databaseFile = join(config.DATA_DIR, "caudal.db");
+    this.#database = openDatabase(databaseFile);
     this.#ctx = {
       db: this.#database.db,
       sqlite: this.#database.sqlite,
@@ -141,6 +153,7 @@ export class CaudalServer {
       broker,
       health: { broker: { isUp: () => broker.isUp } },
       requestLogger: this.#requestLog?.logger,
+      workerMetrics: () => this.#workers?.metricsJson() ?? Promise.resolve([]),
     });
     /*
      * WebSockets share the HTTP port and are routed by PATH through the Hono app: a WebSocket
@@ -159,14 +172,38 @@ export class CaudalServer {
       handleProtocols: (protocols) => (protocols.has("mqtt") ? "mqtt" : false),
     });
     const websocket = { server: this.#wss };
-    await new Promise<void>((resolve, reject) => {
-      const server = serve(
-        { fetch: withUpgradeRefusals(app.fetch), websocket, port: config.PORT, hostname: config.HOST },
-        () => resolve(),
+    const fetch = withUpgradeRefusals(app.fetch);
+    if (config.HTTP_WORKERS > 0) {
+      // Worker threads parse, authenticate and validate ingest requests; this thread writes.
+      const http = createAdaptorServer({ fetch, websocket });
+      if (!(http instanceof HttpServer)) throw new Error("node-server made no HTTP/1.1 server");
+      this.#http = http;
+      const serveHere = (socket: Socket, head: Buffer) => serveOn(http, socket, head);
+      this.#workers = new HttpWorkers(
+        {
+          ctx: this.#ctx,
+          count: config.HTTP_WORKERS,
+          fetch: app.fetch,
+          serve: serveHere,
+          requestLogger: this.#requestLog?.logger ?? logger,
+        },
+        {
+          config,
+          databaseFile,
+          jwtKey: this.#ctx.keys.jwt,
+          totpKey: this.#ctx.keys.totp,
+          clockOffsetMs: this.#ctx.clock.offsetMs,
+        },
       );
-      server.once("error", reject);
-      this.#http = server;
-    });
+      this.#front = new FrontDoor(http, this.#workers);
+      await this.#front.listen(config.PORT, config.HOST);
+    } else {
+      await new Promise<void>((resolve, reject) => {
+        const server = serve({ fetch, websocket, port: config.PORT, hostname: config.HOST }, () => resolve());
+        server.once("error", reject);
+        this.#http = server;
+      });
+    }
     logger.info("http listening", { host: config.HOST, port: this.port });
     this.#scheduler = createScheduler(this.#ctx);
     this.#scheduler.start();
@@ -180,6 +217,11 @@ export class CaudalServer {
     this.#live = undefined;
     for (const ws of this.#wss?.clients ?? []) ws.terminate();
     this.#wss = undefined;
+    this.#front?.close();
+    this.#front = undefined;
+    // Their connections close; a request not yet answered was never acknowledged.
+    await this.#workers?.stop();
+    this.#workers = undefined;
     const http = this.#http;
     this.#http = undefined;
     if (http) {

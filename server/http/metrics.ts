@@ -1,9 +1,12 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import {
+  AggregatorRegistry,
   Counter,
   collectDefaultMetrics,
   Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
   Registry as PromRegistry,
   type Registry,
 } from "prom-client";
@@ -74,4 +77,27 @@ function httpInstruments(registry: Registry): HttpInstruments {
   const created = { requests, duration };
   instruments.set(registry, created);
   return created;
+}
+
+type MetricJson = MetricObjectWithValues<MetricValue<string>>;
+
+/** prom-client's JSON as another thread sent it (getMetricsAsJSON()); the cast is in one place. */
+const asMetricJson = (json: unknown[]): MetricJson[] => json as MetricJson[];
+
+/**
+ * The registry's exposition, with the families that other threads (HTTP workers) also count
+ * summed across threads, as prom-client's cluster aggregation does; the rest as they are.
+ */
+export async function metricsText(registry: Registry, others: readonly unknown[][]): Promise<string> {
+  const more = others.map(asMetricJson).filter((json) => json.length > 0);
+  if (more.length === 0) return registry.metrics();
+  const shared = new Set(more.flatMap((json) => json.map((m) => m.name)));
+  const own = (await registry.getMetricsAsJSON()).filter((m) => shared.has(m.name));
+  const summed = AggregatorRegistry.aggregate([own, ...more]);
+  const parts: string[] = [];
+  for (const metric of registry.getMetricsAsArray()) {
+    const name = metric.name;
+    parts.push(await (shared.has(name) ? summed : registry).getSingleMetricAsString(name));
+  }
+  return `${parts.join("\n\n")}\n`;
 }

@@ -4,8 +4,21 @@ import type { Db, Sqlite } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { EventBus } from "./events.ts";
 
-export type Clock = { now(): Date };
+export type Clock = {
+  now(): Date;
+  /**
+   * This clock's offset from the system clock in ms, in shared memory, so that HTTP worker
+   * threads keep the same time (tests move it). Absent: the system clock itself.
+   */
+  readonly offsetMs?: BigInt64Array;
+};
 export const systemClock: Clock = { now: () => new Date() };
+
+/** A clock that follows another thread's, through its shared offset (see Clock.offsetMs). */
+export function sharedOffsetClock(offsetMs: BigInt64Array | undefined): Clock {
+  if (!offsetMs) return systemClock;
+  return { now: () => new Date(Date.now() + Number(Atomics.load(offsetMs, 0))) };
+}
 
 export type Keys = {
   /** HS256 key for access tokens. */

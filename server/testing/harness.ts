@@ -21,12 +21,13 @@ export type RequestOptions = {
 
 /** A mutable clock for tests that need to move time (lockouts, expiry). */
 export class TestClock implements Clock {
-  #offsetMs = 0;
+  /** Shared, so that HTTP worker threads move with it. */
+  readonly offsetMs = new BigInt64Array(new SharedArrayBuffer(8));
   now(): Date {
-    return new Date(Date.now() + this.#offsetMs);
+    return new Date(Date.now() + Number(Atomics.load(this.offsetMs, 0)));
   }
   advance(ms: number): void {
-    this.#offsetMs += ms;
+    Atomics.add(this.offsetMs, 0, BigInt(Math.round(ms)));
   }
 }
 
@@ -62,6 +63,9 @@ export class TestServer {
       // Tests count and compare raw rows of readings hours old: the packing job stays out of their
       // way unless a test asks for it (TELEMETRY_PACK_AFTER_HOURS: "0").
       TELEMETRY_PACK_AFTER_HOURS: "9000",
+      // Tests run on the main thread alone unless HTTP_WORKERS asks for worker threads (the
+      // route, WebSocket and broker tests are run both ways).
+      HTTP_WORKERS: process.env.HTTP_WORKERS ?? "0",
       ...overrides,
     });
     this.#logger = logger;

@@ -47,6 +47,9 @@ export async function startBenchServer(assets: number): Promise<BenchServer> {
     TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     LOGIN_RATE_LIMIT: "1000000",
     LOGIN_RATE_LIMIT_PER_ADDRESS: "1000000",
+    // Unset: the server's default (from the CPU count); `HTTP_WORKERS=0 npm run bench -- telemetry`
+    // measures the main thread alone.
+    ...(process.env.HTTP_WORKERS ? { HTTP_WORKERS: process.env.HTTP_WORKERS } : {}),
   });
   const server = new CaudalServer({ config, logger: createLogger("warn") });
   await server.start();

@@ -12,13 +12,15 @@ export type SystemRouteDeps = {
   health: HealthProbes;
   /** The app's OpenAPI document, built once on first use. */
   document: () => BuiltDocument;
+  /** The HTTP worker threads' metrics (prom-client JSON, one array per thread). */
+  workerMetrics: () => Promise<unknown[][]>;
 };
 
 /** Root paths (spec §4, no /api prefix): /health, /metrics, /docs and its files. All public. */
 export function systemRoutes(ctx: ServiceContext, deps: SystemRouteDeps): Router {
   const router = newRouter();
   mountHealth(router, ctx, deps.health);
-  mountMetrics(router, ctx.metrics);
+  mountMetrics(router, ctx.metrics, deps.workerMetrics);
   mountDocsPage(router);
   mountOpenApiFiles(router, deps.document);
   mountSwaggerAssets(router);

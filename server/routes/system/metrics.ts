@@ -1,5 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Registry } from "prom-client";
+import { metricsText } from "../../http/metrics.ts";
 import type { Router } from "../router.ts";
 
 const route = createRoute({
@@ -18,9 +19,13 @@ const route = createRoute({
   },
 });
 
-export function mountMetrics(router: Router, registry: Registry): void {
+export function mountMetrics(
+  router: Router,
+  registry: Registry,
+  workerMetrics: () => Promise<unknown[][]>,
+): void {
   router.openapi(route, async (c) => {
-    const text = await registry.metrics();
+    const text = await metricsText(registry, await workerMetrics());
     return c.text(text, 200, { "Content-Type": registry.contentType, "Cache-Control": "no-store" });
   });
 }

@@ -2,8 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { ingestTelemetry } from "../../services/telemetry/ingest.ts";
 import type { Router } from "../router.ts";
+import type { IngestWriter } from "./ingest-writer.ts";
 import { ingestResultSchema, TELEMETRY_TAG, telemetryBatchSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -23,10 +23,10 @@ const route = createRoute({
   },
 });
 
-export function mountIngestBatch(router: Router, ctx: ServiceContext): void {
+export function mountIngestBatch(router: Router, ctx: ServiceContext, write: IngestWriter): void {
   router.openapi({ ...route, middleware: guard(ctx, "telemetry:write") }, async (c) => {
     const { items } = c.req.valid("json");
-    const result = await ingestTelemetry(ctx, c.get("auth"), items, (i) => `items.${i}.`);
+    const result = await write(c.get("auth"), items, "batch");
     // `expired` cannot occur here: such timestamps were refused with a 400.
     return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);
   });
