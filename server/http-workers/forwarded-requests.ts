@@ -145,7 +145,9 @@ export class ForwardedRequests {
               }),
           });
       const url = new URL(message.url, `http://${headers.get("host") ?? "localhost"}`);
-      const request = new Request(url, { method: message.method, headers, body, duplex: "half" });
+      // `duplex` is Node's (undici's) RequestInit; the DOM's, which the console's type check uses, lacks it.
+      const init: RequestInit & { duplex: "half" } = { method: message.method, headers, body, duplex: "half" };
+      const request = new Request(url, init);
       response = await this.#fetch(request, bindingsOf(message.peer));
     } catch {
       // What node-server answers a request it cannot make sense of.
