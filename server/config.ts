@@ -40,6 +40,16 @@ export const serverConfigSchema = z.object({
     .min(0)
     .max(24 * 400)
     .default(1),
+  /**
+   * New readings of one series in one commit from which they are written straight into a packed
+   * block instead of raw rows (services/telemetry/raw-insert.ts). 0: always raw rows.
+   */
+  TELEMETRY_BLOCK_POINTS: z.coerce
+    .number({ error: "must be a whole number from 0 to 4096" })
+    .int("must be a whole number from 0 to 4096")
+    .min(0, "must be a whole number from 0 to 4096")
+    .max(4096, "must be a whole number from 0 to 4096")
+    .default(64),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
   /**
    * Worker threads that parse, authenticate and validate telemetry ingest requests while the main

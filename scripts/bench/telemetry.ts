@@ -56,9 +56,15 @@ function ask<T>(child: ChildProcess, request: LoadRequest): Promise<T> {
   });
 }
 
-function rawCount(bench: BenchServer): number {
+/** Points stored: raw rows and the points of packed blocks. */
+function storedCount(bench: BenchServer): number {
   return (
-    bench.server.context.sqlite.prepare<[], number>("SELECT count(*) FROM telemetry_raw").pluck().get() ?? 0
+    bench.server.context.sqlite
+      .prepare<[], number>(
+        "SELECT (SELECT count(*) FROM telemetry_raw) + (SELECT coalesce(sum(count), 0) FROM telemetry_packed)",
+      )
+      .pluck()
+      .get() ?? 0
   );
 }
 
@@ -115,7 +121,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const now = Date.now();
     await ask<LoadReport>(child, request(now - 300 * DAY_MS, 5));
     await sleep(200);
-    const before = rawCount(bench);
+    const before = storedCount(bench);
     const cpuBefore = process.cpuUsage();
     const loopCpuBefore = process.threadCpuUsage();
     const eluBefore = performance.eventLoopUtilization();
@@ -126,7 +132,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const cpu = process.cpuUsage(cpuBefore);
     const loopCpu = process.threadCpuUsage(loopCpuBefore);
     await sleep(200);
-    const stored = rawCount(bench) - before;
+    const stored = storedCount(bench) - before;
     if (report.firstError) say(`  first failure: ${report.firstError}`);
     return {
       rate: report.requestsPerSecond,
@@ -207,7 +213,7 @@ async function diskPhase(o: Options): Promise<void> {
     const loadS = (performance.now() - started) / 1000;
     const db = server.context.sqlite;
     db.pragma("wal_checkpoint(TRUNCATE)");
-    const count = rawCount(bench);
+    const count = storedCount(bench);
     const size = (name: string) =>
       db
         .prepare<[string], number>("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?")
@@ -263,7 +269,7 @@ async function historyPhase(o: Options): Promise<void> {
     await Promise.all(inFlight);
     server.context.sqlite.pragma("wal_checkpoint(TRUNCATE)");
     say(
-      `  loaded ${fmt(rawCount(bench))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
+      `  loaded ${fmt(storedCount(bench))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
     );
     const url = (from: number, to: number) =>
       `${bench.base}/api/telemetry/${assetId}/history?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;

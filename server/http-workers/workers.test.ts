@@ -4,7 +4,7 @@ import { connect } from "node:net";
 import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadServerConfig } from "../config.ts";
-import { type Field, field, rawCount } from "../testing/fixtures/telemetry-fixtures.ts";
+import { type Field, field, storedCount } from "../testing/fixtures/telemetry-fixtures.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
 
 type Sent = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
@@ -207,7 +207,7 @@ describe("HTTP worker threads", () => {
     });
     expect(res.status).toBe(201);
     expect(JSON.parse(res.text)).toEqual({ accepted: 2, duplicates: 0 });
-    expect(rawCount(workers, asset)).toBe(2);
+    expect(storedCount(workers, asset)).toBe(2);
     // The same connection now asks for another route: the main thread's app answers it.
     const latest = await send(workers, agent, "GET", `/api/telemetry/${asset}`, { token: fw.operador });
     expect(latest.status).toBe(200);

@@ -1,4 +1,5 @@
 import { openDatabase } from "../db/client.ts";
+import { YoungBlocks } from "../services/telemetry/compact-blocks.ts";
 import { TelemetryPacker } from "../services/telemetry/packer.ts";
 import { RollupTracker } from "../services/telemetry/rollup-tracker.ts";
 
@@ -26,6 +27,9 @@ sqlite.function("die", () => {
 });
 const event = table === "telemetry_packed" ? "INSERT" : "DELETE";
 sqlite.exec(`CREATE TEMP TRIGGER die_mid_pack AFTER ${event} ON main.${table} BEGIN SELECT die(); END`);
-await new TelemetryPacker(sqlite, new RollupTracker(sqlite)).pack(Number(cutoff), () => false);
+await new TelemetryPacker(sqlite, new RollupTracker(sqlite), new YoungBlocks()).pack(
+  Number(cutoff),
+  () => false,
+);
 process.stderr.write("packing finished without being killed\n");
 process.exit(3);

@@ -8,8 +8,8 @@ import {
   field,
   iso,
   postBatch,
-  rawCount,
   type StoredPayload,
+  storedCount,
   usagePoints,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
@@ -45,8 +45,8 @@ describe("POST /api/telemetry/batch", () => {
       ]);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ accepted: 4, duplicates: 0 });
-      expect(rawCount(t, a)).toBe(3);
-      expect(rawCount(t, b)).toBe(1);
+      expect(storedCount(t, a)).toBe(3);
+      expect(storedCount(t, b)).toBe(1);
       expect(usagePoints(t, f.projectId)).toBe(usage + 4);
       expect(events).toHaveLength(1);
       expect(events.flatMap((e) => instantsOfBatch(e)).map((i) => [i.assetId, i.readings.length])).toEqual([
@@ -84,8 +84,8 @@ describe("POST /api/telemetry/batch", () => {
       const res = await postBatch(t, f.operador, [item(a, 2, { p: 1, q: 2 }), second, item(a, 1, { p: 3 })]);
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(message);
-      expect(rawCount(t, a)).toBe(0);
-      expect(rawCount(t, b)).toBe(0);
+      expect(storedCount(t, a)).toBe(0);
+      expect(storedCount(t, b)).toBe(0);
       expect(usagePoints(t, f.projectId)).toBe(usage);
     });
 
@@ -102,7 +102,7 @@ describe("POST /api/telemetry/batch", () => {
       ]);
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^items\.2\.timestamp: must not be more than 5 minutes ahead/);
-      expect(rawCount(t, a)).toBe(0);
+      expect(storedCount(t, a)).toBe(0);
     });
 
     it("400 for a malformed asset_id", async () => {
@@ -118,8 +118,8 @@ describe("POST /api/telemetry/batch", () => {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: "NotFound", message: "items.1.asset_id: asset not found" });
       }
-      expect(rawCount(t, a)).toBe(0);
-      expect(rawCount(t, f.foreignAssetId)).toBe(0);
+      expect(storedCount(t, a)).toBe(0);
+      expect(storedCount(t, f.foreignAssetId)).toBe(0);
     });
   });
 
@@ -142,11 +142,11 @@ describe("POST /api/telemetry/batch", () => {
     const tooMany = await postBatch(t, f.operador, items(5_001));
     expect(tooMany.status).toBe(413);
     expect(tooMany.body.error).toBe("PayloadTooLarge");
-    expect(rawCount(t, a)).toBe(0);
+    expect(storedCount(t, a)).toBe(0);
     const exactly = await postBatch(t, f.operador, items(5_000));
     expect(exactly.status).toBe(201);
     expect(exactly.body).toEqual({ accepted: 10_000, duplicates: 0 });
-    expect(rawCount(t, a)).toBe(10_000);
+    expect(storedCount(t, a)).toBe(10_000);
   });
 
   it("401 without a token, 403 for anh_reader", async () => {

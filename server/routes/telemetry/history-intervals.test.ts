@@ -6,6 +6,7 @@ import {
   type HistoryItem,
   iso,
   postBatch,
+  refreshStoredPoints,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 
@@ -45,13 +46,14 @@ describe("GET /api/telemetry/{asset_id}/history: interval and variable", () => {
   const history = (query: string, token = f.operador) =>
     t.request<HistoryItem[] & ErrorBody>(`/api/telemetry/${asset}/history${query}`, { token });
 
-  /** The same windows computed straight from raw rows with GROUP BY. */
+  /** The same windows computed straight from the stored points with GROUP BY. */
   function fromRaw(width: number, variables?: string[]): HistoryItem[] {
+    refreshStoredPoints(t);
     const rows = t.server.context.sqlite
       .prepare(
         `SELECT r.ts - (r.ts % ?) AS bucket, s.variable, avg(r.value) AS avg_value, min(r.value) AS min_value,
                 max(r.value) AS max_value
-         FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id
+         FROM temp.stored_points r JOIN telemetry_series s ON s.id = r.series_id
          WHERE s.asset_id = ? GROUP BY bucket, s.variable ORDER BY bucket, s.variable`,
       )
       .all(width, asset) as (Omit<HistoryItem, "bucket"> & { bucket: number })[];
@@ -66,11 +68,14 @@ describe("GET /api/telemetry/{asset_id}/history: interval and variable", () => {
     ["5m", 5 * MIN],
     ["1h", HOUR],
     ["1d", DAY],
-  ])("interval=%s equals a GROUP BY over the raw rows (UTC-aligned windows)", async (interval, width) => {
-    const res = await history(`?interval=${interval}&${wholeRange()}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(fromRaw(width));
-  });
+  ])(
+    "interval=%s equals a GROUP BY over the stored points (UTC-aligned windows)",
+    async (interval, width) => {
+      const res = await history(`?interval=${interval}&${wholeRange()}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual(fromRaw(width));
+    },
+  );
 
   it("5m is the default (spec §8)", async () => {
     expect((await history(`?${wholeRange()}`)).body).toEqual(fromRaw(5 * MIN));

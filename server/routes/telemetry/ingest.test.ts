@@ -9,8 +9,8 @@ import {
   type HistoryItem,
   iso,
   post,
-  rawCount,
   type StoredPayload,
+  storedCount,
   usagePoints,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
@@ -101,7 +101,7 @@ describe("POST /api/telemetry", () => {
     });
     expect(again.status).toBe(201);
     expect(again.body).toEqual({ accepted: 1, duplicates: 1 });
-    expect(rawCount(t, asset)).toBe(2);
+    expect(storedCount(t, asset)).toBe(2);
     const latest = await t.request<StoredPayload[]>(`/api/telemetry/${asset}`, { token: f.operador });
     expect(latest.body[0]?.readings).toEqual([
       { variable: "p", value: 10 },
@@ -126,7 +126,7 @@ describe("POST /api/telemetry", () => {
     const listener = (e: TelemetryEvent) => {
       if (e.series[0]?.assetId !== asset) return;
       events.push(e);
-      stored.push(rawCount(t, asset));
+      stored.push(storedCount(t, asset));
     };
     t.server.context.events.on("telemetry", listener);
     try {
@@ -263,7 +263,7 @@ describe("POST /api/telemetry", () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("ValidationFailed");
       expect(res.body.message).toMatch(message);
-      expect(rawCount(t, asset)).toBe(0);
+      expect(storedCount(t, asset)).toBe(0);
     });
 
     it("timestamp more than 5 minutes in the future", async () => {
@@ -277,7 +277,7 @@ describe("POST /api/telemetry", () => {
       expect(res.body.message).toMatch(
         /^timestamp: must not be more than 5 minutes ahead of the server clock/,
       );
-      expect(rawCount(t, asset)).toBe(0);
+      expect(storedCount(t, asset)).toBe(0);
     });
 
     it("timestamp older than the raw retention window", async () => {
@@ -300,7 +300,7 @@ describe("POST /api/telemetry", () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/readings\.0\.value/);
-      expect(rawCount(t, asset)).toBe(0);
+      expect(storedCount(t, asset)).toBe(0);
     });
 
     it("NaN (not JSON) and malformed JSON", async () => {
@@ -310,7 +310,7 @@ describe("POST /api/telemetry", () => {
         expect(res.status).toBe(400);
         expect(typeof res.body.message).toBe("string");
       }
-      expect(rawCount(t, asset)).toBe(0);
+      expect(storedCount(t, asset)).toBe(0);
     });
   });
 
@@ -321,7 +321,7 @@ describe("POST /api/telemetry", () => {
     expect(res.status).toBe(413);
     expect(res.body.error).toBe("PayloadTooLarge");
     expect(res.body.message).toMatch(/at most 10000 readings per request; this one has 10001/);
-    expect(rawCount(t, asset)).toBe(0);
+    expect(storedCount(t, asset)).toBe(0);
   });
 
   it("401 without a token or with a bad one", async () => {
@@ -349,7 +349,7 @@ describe("POST /api/telemetry", () => {
       readings: [{ variable: "v", value: 1 }],
     });
     expect(foreign.status).toBe(404);
-    expect(rawCount(t, f.foreignAssetId)).toBe(0);
+    expect(storedCount(t, f.foreignAssetId)).toBe(0);
     // An admin sees every project.
     const admin = await post(t, f.admin, {
       asset_id: f.foreignAssetId,
@@ -367,6 +367,6 @@ describe("POST /api/telemetry", () => {
     expect(deleted.status).toBe(204);
     const res = await post(t, f.operador, { asset_id: asset, readings: [{ variable: "v", value: 2 }] });
     expect(res.status).toBe(404);
-    expect(rawCount(t, asset)).toBe(0);
+    expect(storedCount(t, asset)).toBe(0);
   });
 });

@@ -107,7 +107,15 @@ class Twin {
   #mine = (item: Item): Item => ({ ...item, asset_id: this.asset });
 }
 
-describe("packed cold telemetry reads exactly as raw", () => {
+/*
+ * The packing twin writes its readings as raw rows and packs them (TELEMETRY_BLOCK_POINTS=0), or
+ * writes a commit's new readings of a series straight into blocks and joins those (the default).
+ */
+describe.each([
+  { writes: "raw rows, then packed", blockPoints: "0" },
+  { writes: "blocks straight from commits, then joined", blockPoints: "64" },
+])("packed cold telemetry reads exactly as raw: $writes", ({ blockPoints }) => {
+  const direct = blockPoints !== "0";
   let plain: Twin;
   let packing: Twin;
   let start = 0;
@@ -164,8 +172,8 @@ describe("packed cold telemetry reads exactly as raw", () => {
 
   beforeAll(async () => {
     const [a, b] = await Promise.all([
-      TestServer.start({ TELEMETRY_RETENTION_DAYS: "3" }),
-      TestServer.start({ TELEMETRY_RETENTION_DAYS: "3" }),
+      TestServer.start({ TELEMETRY_RETENTION_DAYS: "3", TELEMETRY_BLOCK_POINTS: "0" }),
+      TestServer.start({ TELEMETRY_RETENTION_DAYS: "3", TELEMETRY_BLOCK_POINTS: blockPoints }),
     ]);
     plain = new Twin("plain", a);
     packing = new Twin("packing", b);
@@ -190,7 +198,8 @@ describe("packed cold telemetry reads exactly as raw", () => {
         ],
       });
     }
-    for (let i = 0; i < items.length; i += 3000) await both(items.slice(i, i + 3000));
+    // 500 instants a request: in blocks mode, blocks of 500 points that the packer joins.
+    for (let i = 0; i < items.length; i += 500) await both(items.slice(i, i + 500));
     posted = items;
   });
   afterAll(async () => {
@@ -198,10 +207,26 @@ describe("packed cold telemetry reads exactly as raw", () => {
   });
 
   it("answers the same bytes after packing as before (raw JSON, CSV, history, report completeness)", async () => {
+    if (direct) {
+      // Only the sparse variable (fewer than 64 readings a commit) went in as raw rows.
+      expect(packing.count("SELECT count(*) FROM telemetry_raw")).toBe(
+        posted.filter((i) => i.readings.length === 4).length,
+      );
+      expect(plain.count("SELECT count(*) FROM telemetry_packed")).toBe(0);
+    }
+    const blocksWritten = packedRows();
     const before = await expectSameReads();
     const totals = await pack();
     const cutoff = hourCutoff();
-    expect(totals.rawRows).toBeGreaterThan(3 * 10_000);
+    if (direct) {
+      // The commits' blocks (500 points) are joined into blocks of up to 4,096, a day at most.
+      expect(blocksWritten).toBeGreaterThan(3 * 4);
+      expect(totals.rewritten).toBeGreaterThan(0);
+      expect(packedRows()).toBeLessThan(blocksWritten);
+    } else {
+      expect(blocksWritten).toBe(0);
+      expect(totals.rawRows).toBeGreaterThan(3 * 10_000);
+    }
     expect(rawBefore(cutoff)).toBe(0);
     // 10,800 points a series over two days: several blocks per series, none across midnight.
     expect(packedRows()).toBeGreaterThanOrEqual(3 * Math.ceil(10_800 / MAX_BLOCK_POINTS) + 1);

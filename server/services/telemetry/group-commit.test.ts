@@ -3,6 +3,7 @@ import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import type { Sqlite } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { YoungBlocks } from "./compact-blocks.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { TelemetryLookups } from "./lookups.ts";
 import type { TelemetryTotals } from "./metrics.ts";
@@ -41,11 +42,12 @@ describe("telemetry group commit", () => {
         statements: new WriteStatements(writer),
         lookups,
         tracker: new RollupTracker(writer),
+        young: new YoungBlocks(),
         totals,
         warn: () => {},
         beforeWrite: () => lookups.clearIfChangedElsewhere(),
       },
-      { windowMs: 5, maxQueuedReadings: 20_000 },
+      { windowMs: 5, maxQueuedReadings: 20_000, blockPoints: 64 },
     );
   });
   afterAll(async () => t.stop());

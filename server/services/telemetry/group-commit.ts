@@ -1,5 +1,6 @@
 import { pointCount, type TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import type { Sqlite } from "../../db/client.ts";
+import type { YoungBlocks } from "./compact-blocks.ts";
 import type { TelemetryLookups } from "./lookups.ts";
 import type { TelemetryTotals } from "./metrics.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
@@ -11,6 +12,11 @@ export type GroupCommitOptions = {
   windowMs: number;
   /** Commit at once when this many readings are queued. */
   maxQueuedReadings: number;
+  /**
+   * New readings of one series in one commit from which they are written as a packed block, not
+   * as raw rows (raw-insert.ts); 0: never.
+   */
+  blockPoints: number;
 };
 
 /** A request's outcome, with the sequence number of the commit that held it. */
@@ -46,6 +52,8 @@ export type GroupCommitDeps = {
   statements: WriteStatements;
   lookups: TelemetryLookups;
   tracker: RollupTracker;
+  /** Told of the blocks each commit wrote, so the packer joins the small ones later. */
+  young: YoungBlocks;
   totals: TelemetryTotals;
   warn(message: string, fields: Record<string, unknown>): void;
   /** Runs first inside every write transaction (the service checks for other processes' commits). */
@@ -122,7 +130,10 @@ export class GroupCommit {
     const write = sqlite.transaction(() => {
       this.#deps.beforeWrite();
       const claimed = jobs.filter((job) => job.tx?.claim() ?? true);
-      const outcome = writeTelemetry(statements, lookups, tracker, claimed, { appendFastPath });
+      const outcome = writeTelemetry(statements, lookups, tracker, claimed, {
+        appendFastPath,
+        blockPoints: this.#options.blockPoints,
+      });
       for (const job of claimed) job.tx?.complete();
       // Answers in the jobs' order; a job left out stored nothing.
       const answers: WrittenJob[] = [];
@@ -132,7 +143,7 @@ export class GroupCommit {
         if (!written) throw new Error("telemetry commit lost a request");
         answers.push(written);
       }
-      return { jobs: answers, committed: outcome.committed };
+      return { jobs: answers, blocks: outcome.blocks, committed: outcome.committed };
     });
     const started = performance.now();
     // IMMEDIATE: take the write lock up front, never upgrade a read transaction half way.
@@ -140,6 +151,8 @@ export class GroupCommit {
     totals.commitSeconds += (performance.now() - started) / 1000;
     totals.commits++;
     outcome.committed();
+    for (const [seriesId, firstTs] of outcome.blocks.firstTsBySeries)
+      this.#deps.young.note(seriesId, firstTs);
     return outcome;
   }
 

@@ -1,7 +1,14 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
 import { decodeBlock, encodeBlock, type Points } from "./codec/block.ts";
-import { type BlockRow, lowerBound, MAX_BLOCK_POINTS, PackedReads, windowOf } from "./packed-blocks.ts";
+import {
+  type BlockKey,
+  type BlockRow,
+  lowerBound,
+  MAX_BLOCK_POINTS,
+  PackedReads,
+  windowOf,
+} from "./packed-blocks.ts";
 
 /** The statements of one packing step. */
 export class PackStatements {
@@ -12,6 +19,8 @@ export class PackStatements {
   readonly packed: PackedReads;
   /** The last block before a ts, within a window: [series, window start, ts, ts]. */
   readonly previous: Statement<[number, number, number, number], BlockRow>;
+  /** Block keys from a first_ts on, ascending: [series, first_ts, limit]. */
+  readonly keysFrom: Statement<[number, number, number], BlockKey>;
   readonly insertBlock: Statement<[number, number, number, number, Uint8Array]>;
   readonly deleteBlock: Statement<[number, number]>;
   readonly deleteRaw: Statement<[number, number, number]>;
@@ -31,6 +40,11 @@ export class PackStatements {
         `SELECT first_ts, last_ts, count, data FROM telemetry_packed
          WHERE series_id = ? AND first_ts >= ? AND first_ts < ? AND last_ts < ?
          ORDER BY first_ts DESC LIMIT 1`,
+      )
+      .raw();
+    this.keysFrom = sqlite
+      .prepare<[number, number, number], BlockKey>(
+        "SELECT first_ts, last_ts, count FROM telemetry_packed WHERE series_id = ? AND first_ts >= ? ORDER BY first_ts LIMIT ?",
       )
       .raw();
     this.insertBlock = sqlite.prepare(

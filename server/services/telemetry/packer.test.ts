@@ -4,6 +4,7 @@ import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { createLogger } from "../../logger.ts";
 import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { YoungBlocks } from "./compact-blocks.ts";
 import { type PackProgress, TelemetryPacker } from "./packer.ts";
 import { RollupTracker } from "./rollup-tracker.ts";
 
@@ -29,7 +30,8 @@ describe("the packing pass of a running server", () => {
   const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     t = await TestServer.start(
-      { TELEMETRY_PACK_AFTER_HOURS: "1.5" },
+      // Raw rows are what it packs: readings go in as rows, never straight into blocks.
+      { TELEMETRY_PACK_AFTER_HOURS: "1.5", TELEMETRY_BLOCK_POINTS: "0" },
       { logger: createLogger("info", (l) => lines.push(JSON.parse(l))) },
     );
   });
@@ -89,7 +91,7 @@ describe("readings written already cold", () => {
   const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     t = await TestServer.start(
-      { TELEMETRY_PACK_AFTER_HOURS: "1" },
+      { TELEMETRY_PACK_AFTER_HOURS: "1", TELEMETRY_BLOCK_POINTS: "0" },
       { logger: createLogger("info", (l) => lines.push(JSON.parse(l))) },
     );
   });
@@ -146,7 +148,7 @@ describe("TelemetryPacker", () => {
     for (let i = 0; i < 10_000; i++) insert.run(series, start + i * 1000, i % 100);
 
     const tracker = new RollupTracker(sqlite);
-    const packer = new TelemetryPacker(sqlite, tracker);
+    const packer = new TelemetryPacker(sqlite, tracker, new YoungBlocks());
     const never = () => false;
     expect((await packer.pack(Number.MAX_SAFE_INTEGER, never)).rawRows).toBe(0);
 

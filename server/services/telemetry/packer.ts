@@ -1,4 +1,5 @@
 import type { Sqlite } from "../../db/client.ts";
+import { type CompactLook, compactNext, type YoungBlocks } from "./compact-blocks.ts";
 import { PackStatements, type PackStep, packNext } from "./pack-block.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
 
@@ -48,10 +49,12 @@ export class TelemetryPacker {
   readonly #sqlite: Sqlite;
   readonly #tracker: RollupTracker;
   readonly #stmts: PackStatements;
+  readonly #young: YoungBlocks;
 
-  constructor(sqlite: Sqlite, tracker: RollupTracker) {
+  constructor(sqlite: Sqlite, tracker: RollupTracker, young: YoungBlocks) {
     this.#sqlite = sqlite;
     this.#tracker = tracker;
+    this.#young = young;
     this.#stmts = new PackStatements(sqlite);
   }
 
@@ -78,6 +81,12 @@ export class TelemetryPacker {
     };
     const ids = this.#sqlite.prepare<[], number>("SELECT id FROM telemetry_series ORDER BY id").pluck().all();
     let reported = started;
+    const report = (seriesDone: number) => {
+      const now = performance.now();
+      if (now - reported < progressMs) return;
+      reported = now;
+      progress({ ...finish({ ...totals }, started), seriesDone, seriesTotal: ids.length });
+    };
     for (let s = 0; s < ids.length; s++) {
       const id = ids[s] ?? 0;
       let packedAny = false;
@@ -90,11 +99,25 @@ export class TelemetryPacker {
         packedAny = true;
         add(totals, step);
         await pause();
-        const now = performance.now();
-        if (now - reported >= progressMs) {
-          reported = now;
-          progress({ ...finish({ ...totals }, started), seriesDone: s, seriesTotal: ids.length });
+        report(s);
+      }
+      // Blocks written straight from commits: join the small ones once they are cold too.
+      for (let from = this.#young.from(id); from !== undefined; ) {
+        if (shouldStop()) return finish(totals, started);
+        const stepStarted = performance.now();
+        const look = this.#compact(id, from, cutoffMs);
+        totals.longestStepMs = Math.max(totals.longestStepMs, performance.now() - stepStarted);
+        if (look.step) {
+          packedAny = true;
+          add(totals, look.step);
         }
+        if (look.next === undefined) {
+          this.#young.settle(id, look.resumeAt);
+          break;
+        }
+        from = look.next;
+        await pause();
+        report(s);
       }
       if (packedAny) totals.series++;
       if (s % 500 === 499) await pause();
@@ -144,6 +167,10 @@ export class TelemetryPacker {
       }
     }
     return false;
+  }
+
+  #compact(seriesId: number, from: number, cutoffMs: number): CompactLook {
+    return this.#sqlite.transaction(() => compactNext(this.#stmts, seriesId, from, cutoffMs)).immediate();
   }
 
   #step(seriesId: number, cutoffMs: number): PackStep | undefined {

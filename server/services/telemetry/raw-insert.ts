@@ -1,4 +1,6 @@
+import { encodeBlock } from "./codec/block.ts";
 import { at, num } from "./indexed.ts";
+import { MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";
 import type { Slot } from "./slot.ts";
 import { INSERT_CHUNKS, type WriteStatements } from "./statements.ts";
 
@@ -6,16 +8,25 @@ import { INSERT_CHUNKS, type WriteStatements } from "./statements.ts";
 export class AppendConflictError extends Error {}
 
 /**
- * Inserts the rows (series, ts order) into telemetry_raw and marks in `stored` those it stored.
- * Readings newer than their series' committed last_ts cannot collide with a stored row and go in
- * multi-row statements; the rest (backfill, replays) one by one, stored only if their millisecond
- * is free, in telemetry_raw and in the packed blocks (a late reading for a packed block stays raw
- * until the packer merges it). A row repeating the previous one (same series and ts) is a
- * duplicate within the commit.
+ * Inserts the rows (series, ts order) and marks in `stored` those it stored.
+ *
+ * Readings newer than their series' committed last_ts cannot collide with a stored point. When a
+ * series has at least `blockPoints` of them in the commit (0: never), they are encoded straight
+ * into packed blocks (one telemetry_packed row per UTC day and MAX_BLOCK_POINTS) instead of one
+ * raw row each: a raw row cost ~1.4 µs to insert and ~25 bytes, a block ~0.2 µs and ~2–7 bytes a
+ * point (measured, see the README's "Cold telemetry"). Such blocks lie after every stored point of
+ * their series, so blocks still never overlap; the packer later joins small ones (compact-blocks.ts).
+ * Fewer new readings go in multi-row raw statements.
+ *
+ * The rest (backfill, replays) go one by one, stored only if their millisecond is free, in
+ * telemetry_raw and in the packed blocks (a late reading for a packed block stays raw until the
+ * packer merges it). A row repeating the previous one (same series and ts) is a duplicate within
+ * the commit.
  */
 export function insertRaw(
   stmts: WriteStatements,
   appendFastPath: boolean,
+  blockPoints: number,
   slots: readonly Slot[],
   order: Uint32Array,
   rowSlot: Int32Array,
@@ -23,7 +34,7 @@ export function insertRaw(
   rowTs: Float64Array,
   rowValue: Float64Array,
   stored: Uint8Array,
-): void {
+): BlockWrites {
   const pending: number[] = [];
   const argsBySize = new Map(INSERT_CHUNKS.map((size) => [size, new Array<number>(size * 3).fill(0)]));
   const appendPending = (): void => {
@@ -42,13 +53,28 @@ export function insertRaw(
         try {
           statement.run(...args);
         } catch (err) {
-          if (!isPrimaryKeyConflict(err)) throw err;
-          throw new AppendConflictError("a reading newer than its series' last_ts was already stored");
+          throw conflictOr(err);
         }
         offset += size;
       }
     }
     pending.length = 0;
+  };
+
+  const blocks: BlockWrites = { blocks: 0, points: 0, firstTsBySeries: new Map() };
+  // The current series' new readings (rows in ts order), kept until the series ends.
+  const run: number[] = [];
+  let runSeries = -1;
+  const settleRun = (): void => {
+    if (blockPoints > 0 && run.length >= blockPoints) {
+      writeBlocks(stmts, runSeries, run, rowTs, rowValue, blocks);
+    } else {
+      for (const r of run) {
+        pending.push(r);
+        if (pending.length === INSERT_CHUNKS[0]) appendPending();
+      }
+    }
+    run.length = 0;
   };
 
   let previousSeries = -1;
@@ -61,9 +87,12 @@ export function insertRaw(
     previousTs = ts;
     const committedLastTs = at(slots, num(rowSlot, r)).committedLastTs;
     if (appendFastPath && (committedLastTs === null || ts > committedLastTs)) {
+      if (series !== runSeries) {
+        settleRun();
+        runSeries = series;
+      }
       stored[r] = 1;
-      pending.push(r);
-      if (pending.length === INSERT_CHUNKS[0]) appendPending();
+      run.push(r);
     } else {
       // A backfilled or replayed reading: stored only if that millisecond is still free.
       const free =
@@ -71,9 +100,61 @@ export function insertRaw(
       stored[r] = free ? 1 : 0;
     }
   }
+  settleRun();
   appendPending();
+  return blocks;
 }
 
-function isPrimaryKeyConflict(err: unknown): boolean {
-  return err instanceof Error && "code" in err && err.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+/** What a commit wrote as blocks; `firstTsBySeries`: each series' first block's first_ts. */
+export type BlockWrites = { blocks: number; points: number; firstTsBySeries: Map<number, number> };
+
+/**
+ * One series' new readings (`rows`, ts ascending) as packed blocks: cut at UTC days, then into
+ * equal pieces of at most MAX_BLOCK_POINTS, as the packer cuts them.
+ */
+function writeBlocks(
+  stmts: WriteStatements,
+  seriesId: number,
+  rows: readonly number[],
+  rowTs: Float64Array,
+  rowValue: Float64Array,
+  out: BlockWrites,
+): void {
+  const ts = new Float64Array(rows.length);
+  const values = new Float64Array(rows.length);
+  for (let k = 0; k < rows.length; k++) {
+    const r = num(rows, k);
+    ts[k] = num(rowTs, r);
+    values[k] = num(rowValue, r);
+  }
+  let start = 0;
+  while (start < ts.length) {
+    const dayEnd = windowOf(num(ts, start)).end;
+    let end = start;
+    while (end < ts.length && num(ts, end) < dayEnd) end++;
+    const count = end - start;
+    const pieces = Math.ceil(count / MAX_BLOCK_POINTS);
+    const size = Math.ceil(count / pieces);
+    for (let from = start; from < end; from += size) {
+      const to = Math.min(end, from + size);
+      const first = num(ts, from);
+      const data = encodeBlock(ts.subarray(from, to), values.subarray(from, to));
+      try {
+        stmts.insertBlock.run(seriesId, first, num(ts, to - 1), to - from, data);
+      } catch (err) {
+        throw conflictOr(err);
+      }
+      out.blocks++;
+      out.points += to - from;
+      if (!out.firstTsBySeries.has(seriesId)) out.firstTsBySeries.set(seriesId, first);
+    }
+    start = end;
+  }
+}
+
+function conflictOr(err: unknown): unknown {
+  const conflict = err instanceof Error && "code" in err && err.code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  return conflict
+    ? new AppendConflictError("a reading newer than its series' last_ts was already stored")
+    : err;
 }

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchOfInstants, type TelemetryInstant } from "../../../shared/telemetry/batch.ts";
+import { refreshStoredPoints } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 
 const MIN = 60_000;
 
 /*
- * Rollups are derived from raw rows: whatever the order, repetition and batching of writes, and
- * whatever roll-up passes ran in between, the 5-minute and hourly tables must equal an
- * aggregation of the raw table. These tests compare the two directly.
+ * Rollups are derived from stored points: whatever the order, repetition and batching of writes,
+ * and whatever roll-up passes ran in between, the 5-minute and hourly tables must equal an
+ * aggregation of the points (raw rows and packed blocks). These tests compare the two directly.
  */
 describe("telemetry rollups", () => {
   let t: TestServer;
@@ -26,22 +27,24 @@ describe("telemetry rollups", () => {
          JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ? ORDER BY s.variable, r.bucket`,
       )
       .all(assetId);
-  const fromRaw = (width: number, assetId: string) =>
-    sql()
+  const fromRaw = (width: number, assetId: string) => {
+    refreshStoredPoints(t);
+    return sql()
       .prepare(
         `SELECT s.variable, r.ts - r.ts % ? AS bucket, count(*) AS count, sum(r.value) AS sum,
                 min(r.value) AS min, max(r.value) AS max
-         FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?
+         FROM temp.stored_points r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?
          GROUP BY s.variable, bucket ORDER BY s.variable, bucket`,
       )
       .all(width, assetId);
+  };
   const expectConsistent = (assetId: string) => {
     t.server.telemetry.rollUpAll();
     expect(rollups("telemetry_rollup_5m", assetId)).toEqual(fromRaw(5 * MIN, assetId));
     expect(rollups("telemetry_rollup_1h", assetId)).toEqual(fromRaw(60 * MIN, assetId));
   };
 
-  it("equal an aggregation of raw rows after shuffled, repeated, backfilled writes and passes", async () => {
+  it("equal an aggregation of the stored points after shuffled, repeated, backfilled writes and passes", async () => {
     const asset = await t.asset(projectId);
     const now = t.clock.now().getTime();
     const start = now - (now % (60 * MIN)) - 3 * 60 * MIN;

@@ -3,6 +3,7 @@ import { AppError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
+import { YoungBlocks } from "./compact-blocks.ts";
 import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./group-commit.ts";
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
 import { TelemetryLookups } from "./lookups.ts";
@@ -39,7 +40,8 @@ export type TelemetryServiceOptions = GroupCommitOptions & {
   autocheckpointPages: number;
 };
 
-export const DEFAULT_TELEMETRY_OPTIONS: TelemetryServiceOptions = {
+/** Defaults; blockPoints comes from TELEMETRY_BLOCK_POINTS. */
+export const DEFAULT_TELEMETRY_OPTIONS: Omit<TelemetryServiceOptions, "blockPoints"> = {
   windowMs: 5,
   maxQueuedReadings: 20_000,
   rollupIntervalMs: 10_000,
@@ -103,7 +105,11 @@ export class TelemetryService {
 
   constructor(ctx: ServiceContext, options: Partial<TelemetryServiceOptions> = {}) {
     this.#ctx = ctx;
-    this.#options = { ...DEFAULT_TELEMETRY_OPTIONS, ...options };
+    this.#options = {
+      ...DEFAULT_TELEMETRY_OPTIONS,
+      blockPoints: ctx.config.TELEMETRY_BLOCK_POINTS,
+      ...options,
+    };
     this.#lookups = new TelemetryLookups(ctx.sqlite);
   }
 
@@ -117,6 +123,7 @@ export class TelemetryService {
     this.#stopping = false;
     this.#lookups.install({ triggers: true });
     const tracker = new RollupTracker(sqlite);
+    const young = new YoungBlocks();
     const lookups = this.#lookups;
     const commits = new GroupCommit(
       {
@@ -124,6 +131,7 @@ export class TelemetryService {
         statements: new WriteStatements(sqlite),
         lookups,
         tracker,
+        young,
         totals: this.#totals,
         warn: (message, fields) => logger.warn(message, fields),
         // The triggers see this connection's changes; another process's are caught here.
@@ -146,7 +154,7 @@ export class TelemetryService {
       setInterval(() => this.#scheduledRollup(), this.#options.rollupIntervalMs),
     ];
     for (const t of timers) t.unref();
-    const packer = new TelemetryPacker(sqlite, tracker);
+    const packer = new TelemetryPacker(sqlite, tracker, young);
     this.#running = { commits, tracker, packer, checkpointer, timers, coldQuiet: undefined, autocheckpoint };
     // After a restart, find the series whose roll-up a crash cut short, then roll them up.
     this.#runBackground(() =>

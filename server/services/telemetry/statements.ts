@@ -12,6 +12,8 @@ export const INSERT_CHUNKS = [128, 32, 8, 1] as const;
 export class WriteStatements {
   /** Multi-row appends, by row count (INSERT_CHUNKS). */
   readonly append: ReadonlyMap<number, Statement<unknown[]>>;
+  /** A block of new readings written straight from a commit (raw-insert.ts, writeBlocks). */
+  readonly insertBlock: Statement<[number, number, number, number, Uint8Array]>;
   /** One row, duplicates ignored: `changes` says whether it was stored. */
   readonly insertOne: Statement<[number, number, number]>;
   /** Stored points: a reading whose millisecond is already packed is a duplicate too. */
@@ -34,6 +36,9 @@ export class WriteStatements {
       );
     }
     this.append = append;
+    this.insertBlock = sqlite.prepare(
+      "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES (?, ?, ?, ?, ?)",
+    );
     this.insertOne = sqlite.prepare(
       "INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     );

@@ -2,7 +2,7 @@ import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../share
 import { notFound } from "../../errors.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
-import { insertRaw } from "./raw-insert.ts";
+import { type BlockWrites, insertRaw } from "./raw-insert.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
 import { BucketBuilder, mergeBuckets } from "./rollups.ts";
 import { seriesTimeOrder } from "./row-order.ts";
@@ -18,6 +18,8 @@ export type WrittenJob = { result: WriteResult; committed: TelemetryBatch };
 
 export type WriteOutcome = {
   jobs: WrittenJob[];
+  /** New readings written straight into packed blocks (raw-insert.ts). */
+  blocks: BlockWrites;
   /** Publishes the commit's series state to the lookups; call only once the transaction committed. */
   committed(): void;
 };
@@ -28,6 +30,8 @@ export type WriteOptions = {
    * collide with a stored row. Off on the retry path, where every row is inserted on its own.
    */
   appendFastPath: boolean;
+  /** New readings per series and commit from which they are written as packed blocks; 0: never. */
+  blockPoints: number;
 };
 
 /** One request's batch and the usage_counters period (YYYY-MM) its points count toward. */
@@ -130,7 +134,18 @@ export function writeTelemetry(
   const order = seriesTimeOrder(slots, entrySlot, entryRow, rowTs);
 
   const stored = new Uint8Array(rowCount);
-  insertRaw(stmts, options.appendFastPath, slots, order, rowSlot, rowSeries, rowTs, rowValue, stored);
+  const blocks = insertRaw(
+    stmts,
+    options.appendFastPath,
+    options.appendFastPath ? options.blockPoints : 0,
+    slots,
+    order,
+    rowSlot,
+    rowSeries,
+    rowTs,
+    rowValue,
+    stored,
+  );
   summarize(tracker, slots, order, rowSlot, rowTs, rowValue, stored);
 
   for (const slot of slots) {
@@ -178,6 +193,7 @@ export function writeTelemetry(
 
   return {
     jobs: written,
+    blocks,
     committed: () => {
       for (const slot of slots) {
         const lastTs =

@@ -1,0 +1,103 @@
+import { decodeBlock, encodeBlock } from "./codec/block.ts";
+import { num } from "./indexed.ts";
+import type { PackStatements, PackStep } from "./pack-block.ts";
+import { type BlockKey, MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";
+
+/** Block keys read per look: a look that finds nothing to join goes on from the last of them. */
+const KEYS_PER_LOOK = 512;
+
+/**
+ * Series whose commits wrote packed blocks straight from ingest (raw-insert.ts), with where their
+ * first such block starts. Those blocks are as small as a commit's share of the series; the packer
+ * joins them (compactNext) once they are older than its cutoff. Kept in memory only: after a
+ * restart, blocks written before it stay as they are, which costs bytes, never points.
+ */
+export class YoungBlocks {
+  readonly #from = new Map<number, number>();
+
+  note(seriesId: number, firstTs: number): void {
+    const from = this.#from.get(seriesId);
+    if (from === undefined || firstTs < from) this.#from.set(seriesId, firstTs);
+  }
+
+  /** Where the series' young blocks start; undefined: it has none. */
+  from(seriesId: number): number | undefined {
+    return this.#from.get(seriesId);
+  }
+
+  /** After a compaction pass: young blocks remain from `resumeAt` on (undefined: none remain). */
+  settle(seriesId: number, resumeAt: number | undefined): void {
+    if (resumeAt === undefined) this.#from.delete(seriesId);
+    else this.#from.set(seriesId, resumeAt);
+  }
+
+  get size(): number {
+    return this.#from.size;
+  }
+}
+
+/**
+ * What one look did: `step` when blocks were joined; then `next`, where the next look starts.
+ * Neither: nothing more to join before the cutoff; young blocks remain from `resumeAt`, if set.
+ */
+export type CompactLook = { step?: PackStep; next?: number; resumeAt?: number };
+
+/**
+ * Joins the first run of consecutive blocks of a series, from `from` on, that lie in one UTC day,
+ * end before `before` and hold at most MAX_BLOCK_POINTS together, into one block. Call inside a
+ * transaction. Blocks never overlap, so the joined points are the blocks' points, in order.
+ */
+export function compactNext(
+  stmts: PackStatements,
+  seriesId: number,
+  from: number,
+  before: number,
+): CompactLook {
+  const keys = stmts.keysFrom.all(seriesId, from, KEYS_PER_LOOK);
+  let run: BlockKey[] = [];
+  let points = 0;
+  let day = Number.NaN;
+  let resumeAt: number | undefined;
+  for (const key of keys) {
+    const [first, last, count] = key;
+    if (last >= before) {
+      resumeAt = first;
+      break;
+    }
+    const start = windowOf(first).start;
+    if (run.length > 0 && start === day && points + count <= MAX_BLOCK_POINTS) {
+      run.push(key);
+      points += count;
+      continue;
+    }
+    if (run.length >= 2) break;
+    run = [key];
+    points = count;
+    day = start;
+  }
+  const head = run[0];
+  if (head && run.length >= 2) return { step: join(stmts, seriesId, run, points), next: head[0] };
+  const last = keys.at(-1);
+  if (resumeAt === undefined && last && keys.length === KEYS_PER_LOOK) return { next: last[0] };
+  return resumeAt === undefined ? {} : { resumeAt };
+}
+
+function join(stmts: PackStatements, seriesId: number, run: readonly BlockKey[], points: number): PackStep {
+  const ts = new Float64Array(points);
+  const values = new Float64Array(points);
+  let n = 0;
+  for (const [first] of run) {
+    const data = stmts.packed.data.get(seriesId, first);
+    if (!data) throw new Error(`joining blocks of series ${seriesId}: block at ${first} vanished`);
+    const block = decodeBlock(data);
+    ts.set(block.ts, n);
+    values.set(block.values, n);
+    n += block.ts.length;
+    stmts.deleteBlock.run(seriesId, first);
+  }
+  if (n !== points)
+    throw new Error(`joining blocks of series ${seriesId}: ${n} points decoded, ${points} counted`);
+  const data = encodeBlock(ts, values);
+  stmts.insertBlock.run(seriesId, num(ts, 0), num(ts, n - 1), n, data);
+  return { rawRows: 0, points: n, blocksWritten: 1, blocksReplaced: run.length, bytes: data.length };
+}
