@@ -84,6 +84,60 @@ requirePeer("chromium", chromiumMissing).describe("the administration pages, in 
     expect(withCode.status, withCode.text).toBe(200);
   });
 
+  it("switching the language during two-factor set-up keeps the secret, the QR code, the code typed and the recovery codes", async () => {
+    const admin = await t.userWithRole("admin");
+    const g = await guardedPage(browser, t.baseUrl);
+    await signIn(g.page, t.baseUrl, admin);
+    await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    await g.page
+      .getByRole("navigation", { name: "Main" })
+      .getByRole("link", { name: "Administration" })
+      .click();
+    await g.page.getByRole("link", { name: "My two-factor" }).click();
+    await g.page.getByRole("button", { name: "Set up two-factor" }).click();
+    const qr = g.page.getByTestId("two-factor-qr");
+    await qr.waitFor();
+    const secret = (await g.page.getByTestId("two-factor-secret").textContent()) ?? "";
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    const modules = await qr.locator("path").getAttribute("d");
+    await g.page.getByLabel("Authentication code", { exact: true }).fill("12");
+
+    await g.page.getByTestId("language").selectOption("es");
+    await g.page
+      .getByRole("heading", { name: "Escanee el código con su aplicación de autenticación" })
+      .waitFor();
+    expect(await g.page.getByRole("heading", { level: 1 }).textContent()).toBe(
+      "Mi autenticación de doble factor",
+    );
+    expect(await g.page.title()).toBe("Mi autenticación de doble factor · Caudal");
+    expect(await g.page.evaluate("document.documentElement.lang")).toBe("es");
+    expect(await g.page.getByTestId("two-factor-secret").textContent()).toBe(secret);
+    expect(
+      await g.page.getByRole("img", { name: "Código QR para su aplicación de autenticación" }).count(),
+    ).toBe(1);
+    expect(await qr.locator("path").getAttribute("d")).toBe(modules);
+    const code = g.page.getByLabel("Código de autenticación", { exact: true });
+    expect(await code.inputValue()).toBe("12");
+
+    // The set-up goes on in Spanish with the secret shown before the switch.
+    await code.fill(codeFor(t, secret, 0));
+    await g.page.getByRole("button", { name: "Activar el doble factor" }).click();
+    const codes = g.page.getByTestId("recovery-codes").locator("li");
+    await eventually(() => codes.count()).toBe(10);
+    const shown = await codes.allTextContents();
+    // Recovery codes are shown once: switching back keeps them, and the notice follows the language.
+    await g.page.getByTestId("language").selectOption("en");
+    await g.page.getByRole("heading", { name: "Your recovery codes" }).waitFor();
+    expect(await codes.allTextContents()).toEqual(shown);
+    await g.page.getByRole("status").getByText("Two-factor authentication is on.").waitFor();
+    expect(await g.page.title()).toBe("My two-factor authentication · Caudal");
+    const me = await t.request<User>(`/api/admin/users/${admin.id}`, { token: f.admin.token });
+    expect(me.body.two_factor_enabled).toBe(true);
+    expect(g.errors).toEqual([]);
+    expect(g.blocked).toEqual([]);
+    await g.close();
+  });
+
   it("an admin creates a user, with the API's refusal beside the field, then assigns a project and a role", async () => {
     const g = await guardedPage(browser, t.baseUrl);
     await signIn(g.page, t.baseUrl, f.admin);
