@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { OWN_FILES_PAGE_CSP } from "../shared/content-security-policy.ts";
 import { agentFileConfigSchema, configuredRunConfig } from "../shared/mqtt/agent-file-config.ts";
 import { CaudalAgent } from "./agent.ts";
 import { AgentLog } from "./agent-log.ts";
@@ -140,10 +141,7 @@ describe("the agent's local page at /", () => {
     const page = await fetch(`${base}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(page.headers.get("content-security-policy")).toBe(
-      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
-        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    );
+    expect(page.headers.get("content-security-policy")).toBe(OWN_FILES_PAGE_CSP);
     expect(page.headers.get("x-content-type-options")).toBe("nosniff");
     const html = await page.text();
     // Every script is a file of this origin: none inline, none elsewhere.

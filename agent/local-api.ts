@@ -2,23 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
 import type { LocalAlarmEntry, LocalStatus } from "../shared/agent-local-api.ts";
+import { OWN_FILES_PAGE_CSP } from "../shared/content-security-policy.ts";
 import type { CaudalAgent } from "./agent.ts";
 import { type LocalPageFiles, localPageFiles } from "./local-page/page-files.ts";
-
-/**
- * The local page's own files and this API, nothing else: no inline script or style, no other
- * origin (a site with the WAN down has no CDN either), no framing.
- */
-const LOCAL_PAGE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 type Reply = { status: number; type: string; body: string; headers?: Record<string, string> };
 
@@ -166,7 +152,7 @@ export class LocalApi {
       status: 200,
       type: file.type,
       body: file.body,
-      headers: { "content-security-policy": LOCAL_PAGE_CSP },
+      headers: { "content-security-policy": OWN_FILES_PAGE_CSP },
     };
   }
 }

@@ -28,7 +28,8 @@ requirePeer("chromium", chromiumMissing).describe("the administration pages, in 
   });
   afterAll(async () => stop?.());
 
-  it("an admin sets up two-factor from the page: QR code, a TOTP computed here, recovery codes shown once", async () => {
+  /** A new admin, signed in, who follows the links to two-factor and starts its set-up. */
+  async function twoFactorSetUp() {
     const admin = await t.userWithRole("admin");
     const g = await guardedPage(browser, t.baseUrl);
     await signIn(g.page, t.baseUrl, admin);
@@ -42,9 +43,14 @@ requirePeer("chromium", chromiumMissing).describe("the administration pages, in 
     await g.page.getByRole("button", { name: "Set up two-factor" }).click();
     const qr = g.page.getByRole("img", { name: "QR code for your authenticator app" });
     await qr.waitFor();
-    expect(await qr.locator("path").getAttribute("d")).toMatch(/^(M\d+ \d+h\d+v1h-\d+z)+$/);
     const secret = (await g.page.getByTestId("two-factor-secret").textContent()) ?? "";
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    return { admin, g, qr, secret };
+  }
+
+  it("an admin sets up two-factor from the page: QR code, a TOTP computed here, recovery codes shown once", async () => {
+    const { admin, g, qr, secret } = await twoFactorSetUp();
+    expect(await qr.locator("path").getAttribute("d")).toMatch(/^(M\d+ \d+h\d+v1h-\d+z)+$/);
     await screenshot(g.page, "two-factor-setup-en", "laptop");
     await g.page.setViewportSize(VIEWPORTS.tablet);
     await screenshot(g.page, "two-factor-setup-en", "tablet");
@@ -82,6 +88,46 @@ requirePeer("chromium", chromiumMissing).describe("the administration pages, in 
     expect(challenged.body).toMatchObject({ requires_2fa: true });
     const withCode = await t.login(admin.email, admin.password, { recovery_code: recovery[0] ?? "" });
     expect(withCode.status, withCode.text).toBe(200);
+  });
+
+  it("switching the language during two-factor set-up keeps the secret, the QR code, the code typed and the recovery codes", async () => {
+    const { admin, g, qr, secret } = await twoFactorSetUp();
+    const modules = await qr.locator("path").getAttribute("d");
+    await g.page.getByLabel("Authentication code", { exact: true }).fill("12");
+
+    await g.page.getByTestId("language").selectOption("es");
+    await g.page
+      .getByRole("heading", { name: "Escanee el código con su aplicación de autenticación" })
+      .waitFor();
+    expect(await g.page.getByRole("heading", { level: 1 }).textContent()).toBe(
+      "Mi autenticación de doble factor",
+    );
+    expect(await g.page.title()).toBe("Mi autenticación de doble factor · Caudal");
+    expect(await g.page.evaluate("document.documentElement.lang")).toBe("es");
+    expect(await g.page.getByTestId("two-factor-secret").textContent()).toBe(secret);
+    // The same QR code, now named in Spanish.
+    const qrEs = g.page.getByRole("img", { name: "Código QR para su aplicación de autenticación" });
+    expect(await qrEs.locator("path").getAttribute("d")).toBe(modules);
+    const code = g.page.getByLabel("Código de autenticación", { exact: true });
+    expect(await code.inputValue()).toBe("12");
+
+    // The set-up goes on in Spanish with the secret shown before the switch.
+    await code.fill(codeFor(t, secret, 0));
+    await g.page.getByRole("button", { name: "Activar el doble factor" }).click();
+    const codes = g.page.getByTestId("recovery-codes").locator("li");
+    await eventually(() => codes.count()).toBe(10);
+    const shown = await codes.allTextContents();
+    // Recovery codes are shown once: switching back keeps them, and the notice follows the language.
+    await g.page.getByTestId("language").selectOption("en");
+    await g.page.getByRole("heading", { name: "Your recovery codes" }).waitFor();
+    expect(await codes.allTextContents()).toEqual(shown);
+    await g.page.getByRole("status").getByText("Two-factor authentication is on.").waitFor();
+    expect(await g.page.title()).toBe("My two-factor authentication · Caudal");
+    const me = await t.request<User>(`/api/admin/users/${admin.id}`, { token: f.admin.token });
+    expect(me.body.two_factor_enabled).toBe(true);
+    expect(g.errors).toEqual([]);
+    expect(g.blocked).toEqual([]);
+    await g.close();
   });
 
   it("an admin creates a user, with the API's refusal beside the field, then assigns a project and a role", async () => {

@@ -38,7 +38,8 @@ export class ConsoleApp {
   async start(): Promise<void> {
     this.#i18n.onChange(() => {
       this.#formats = new Formats(this.#i18n.locale);
-      this.#route();
+      if (this.#current?.redrawsOnLanguageChange) this.#relabel(this.#current);
+      else this.#route();
     });
     this.#session.onChange((state, reason) => {
       if (state) {
@@ -63,12 +64,16 @@ export class ConsoleApp {
   }
 
   #context(): PageContext {
+    const formats = () => this.#formats;
     return {
       api: this.#api,
       session: this.#session,
       stream: this.#stream,
       i18n: this.#i18n,
-      formats: this.#formats,
+      // Read when used: a page that outlives a language change formats in the new locale.
+      get formats() {
+        return formats();
+      },
       projects: this.#projects,
       can: (permission: Permission) => {
         const role = this.#session.state?.role;
@@ -130,9 +135,15 @@ export class ConsoleApp {
 
   #show(page: PageDef, params: { path: Record<string, string>; query: URLSearchParams }): void {
     this.#current = page;
+    this.#relabel(page);
+    this.#cleanup = page.render(this.#freshHost(), this.#context(), params);
+  }
+
+  /** The shell and the document's title in the current language; the page itself is left as it is. */
+  #relabel(page: PageDef): void {
+    document.documentElement.lang = this.#i18n.language;
     this.#renderShell();
     document.title = `${this.#i18n.t(page.titleKey)} · Caudal`;
-    this.#cleanup = page.render(this.#freshHost(), this.#context(), params);
   }
 
   #message(

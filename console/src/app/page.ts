@@ -22,7 +22,7 @@ export type PageContext = {
 /** The matched route: `:name` segments of the path, and the query after `?` in the hash. */
 export type RouteParams = { path: Record<string, string>; query: URLSearchParams };
 
-/** Called when the page is left (or re-rendered after a language change): stop timers and listeners. */
+/** Called when the page is left (or rendered anew after a language change): stop timers and listeners. */
 export type Cleanup = () => void;
 
 /**
@@ -40,5 +40,11 @@ export type PageDef = {
   navOf?: string;
   /** The role must hold every one of these (the API's own grants). */
   requires: readonly Permission[];
+  /**
+   * The page redraws itself when the language changes (ctx.i18n.onChange) instead of being
+   * rendered anew: for a page holding what cannot be asked for again, such as a two-factor secret
+   * being set up or recovery codes shown once.
+   */
+  redrawsOnLanguageChange?: true;
   render(host: HTMLElement, ctx: PageContext, params: RouteParams): Cleanup | undefined;
 };

@@ -15,6 +15,6 @@ export function projectSelect(
   if (projects.length < 2) return nothing;
   return html`<label class="project-select">${ctx.i18n.t("alarms.project")}
     <select data-testid="project-select" @change=${(e: Event) => ctx.navigate(pathFor((e.target as HTMLSelectElement).value))}>
-      ${projects.map((p) => html`<option value=${p.id} ?selected=${p === current}>${p.name}</option>`)}
+      ${projects.map((p) => html`<option value=${p.id} ?selected=${p.id === current?.id}>${p.name}</option>`)}
     </select></label>`;
 }

@@ -38,7 +38,12 @@ export function interpolate(template: string, params: Record<string, string | nu
 
 type Listener = () => void;
 
-export class I18n {
+/**
+ * The language a page shows and the locale of its dates and numbers: the switch's choice
+ * (remembered), else the browser's, else Spanish. The console and the agent's local page both
+ * choose so, each translating with catalogs of its own (I18n here, PageI18n there).
+ */
+export class LanguageChoice {
   #language: Language;
   #locale: string;
   readonly #browser: readonly string[];
@@ -61,10 +66,6 @@ export class I18n {
     return this.#locale;
   }
 
-  t(key: MessageKey, params?: Record<string, string | number>): string {
-    return interpolate(CATALOGS[this.#language][key], params);
-  }
-
   /** The switch: overrides the browser's language and is remembered. */
   set(language: Language): void {
     this.#storage?.setItem(LANGUAGE_STORAGE_KEY, language);
@@ -77,5 +78,12 @@ export class I18n {
   onChange(listener: Listener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+}
+
+/** The console's strings in the language chosen. */
+export class I18n extends LanguageChoice {
+  t(key: MessageKey, params?: Record<string, string | number>): string {
+    return interpolate(CATALOGS[this.language][key], params);
   }
 }

@@ -16,6 +16,9 @@ const REFUSALS: Record<string, MessageKey> = {
   InvalidCredentials: "twoFactor.wrongPassword",
 };
 
+/** A message: a catalog key, or the API's own words. */
+type Said = { key: MessageKey } | { text: string };
+
 /**
  * Two-factor authentication for oneself: set-up with a QR code of the otpauth:// URI (and the
  * secret written out, for typing), confirmation with a code, the recovery codes shown once; once
@@ -27,17 +30,19 @@ function renderTwoFactor(host: HTMLElement, ctx: PageContext) {
   let me: User | null = null;
   let setup: TwoFactorSetup | null = null;
   let codes: string[] | null = null;
-  let error: string | null = null;
-  let notice: string | null = null;
+  /** Kept untranslated, so a language switch shows them in the new language. */
+  let error: Said | null = null;
+  let notice: MessageKey | null = null;
   let busy = false;
 
-  const describe = (err: unknown) => {
+  const describe = (err: unknown): Said => {
     if (err instanceof ApiError) {
       const key = REFUSALS[err.code];
-      return key ? i18n.t(key) : err.message;
+      return key ? { key } : { text: err.message };
     }
-    return err instanceof Error ? err.message : String(err);
+    return { text: err instanceof Error ? err.message : String(err) };
   };
+  const say = (said: Said) => ("key" in said ? i18n.t(said.key) : said.text);
 
   const loadMe = async () => {
     try {
@@ -80,7 +85,7 @@ function renderTwoFactor(host: HTMLElement, ctx: PageContext) {
     void run(async () => {
       codes = (await api.post<RecoveryCodes>("/api/auth/2fa/enable", { code })).recovery_codes;
       setup = null;
-      notice = i18n.t("twoFactor.enabled");
+      notice = "twoFactor.enabled";
       await loadMe();
     });
   };
@@ -90,7 +95,7 @@ function renderTwoFactor(host: HTMLElement, ctx: PageContext) {
     const code = formValue(e, "code");
     void run(async () => {
       codes = (await api.post<RecoveryCodes>("/api/auth/2fa/recovery-codes", { code })).recovery_codes;
-      notice = i18n.t("twoFactor.codesReplaced");
+      notice = "twoFactor.codesReplaced";
     });
   };
 
@@ -99,7 +104,7 @@ function renderTwoFactor(host: HTMLElement, ctx: PageContext) {
     const body = { password: formValue(e, "password"), code: formValue(e, "code") };
     void run(async () => {
       await api.post("/api/auth/2fa/disable", body);
-      notice = i18n.t("twoFactor.disabled");
+      notice = "twoFactor.disabled";
       await loadMe();
     });
   };
@@ -167,8 +172,8 @@ function renderTwoFactor(host: HTMLElement, ctx: PageContext) {
     render(
       html`<h1>${i18n.t("twoFactor.title")}</h1>
         ${sectionTabs(ctx, "nav.administration", ADMINISTRATION_TABS, ADMINISTRATION.twoFactor)}
-        ${error ? html`<p class="error" role="alert" data-testid="two-factor-error">${error}</p>` : nothing}
-        ${notice ? html`<p class="notice" role="status">${notice}</p>` : nothing}
+        ${error ? html`<p class="error" role="alert" data-testid="two-factor-error">${say(error)}</p>` : nothing}
+        ${notice ? html`<p class="notice" role="status">${i18n.t(notice)}</p>` : nothing}
         ${codes ? codesView(codes) : nothing}
         ${
           me === null
@@ -186,10 +191,13 @@ function renderTwoFactor(host: HTMLElement, ctx: PageContext) {
   update();
   if (userId) void loadMe();
   else {
-    error = i18n.t("common.unavailable");
+    error = { key: "common.unavailable" };
     update();
   }
+  // Redrawn in place on a language change: the set-up in progress and the codes stay.
+  const stopRelabelling = i18n.onChange(update);
   return () => {
+    stopRelabelling();
     // The secret and the codes are shown once: leaving the page forgets them.
     setup = null;
     codes = null;
@@ -202,5 +210,6 @@ export const twoFactorPage: PageDef = {
   titleKey: "twoFactor.title",
   navOf: "admin-users",
   requires: ADMINISTRATION.twoFactor.requires,
+  redrawsOnLanguageChange: true,
   render: renderTwoFactor,
 };

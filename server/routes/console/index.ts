@@ -1,25 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import type { Context } from "hono";
+import { OWN_FILES_PAGE_CSP } from "../../../shared/content-security-policy.ts";
 import { AppError } from "../../errors.ts";
 import { errorResponseSchema } from "../../http/openapi.ts";
 import { newRouter, type Router } from "../router.ts";
 import type { ConsoleFile, ConsoleFiles } from "./console-files.ts";
-
-/**
- * The console's own files and the API on the same origin, nothing else: no inline script or
- * style, no other origin (offline sites have no CDN), no framing. `connect-src 'self'` also
- * covers the live stream's ws:// URL on this host (CSP Level 3 §6.7.2.9).
- */
-export const CONSOLE_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join("; ");
 
 const NOT_BUILT = "the operator console is not built: run npm run build:console";
 const IMMUTABLE = "public, max-age=31536000, immutable";
@@ -67,7 +52,7 @@ export function consoleRoutes(files: ConsoleFiles): Router {
     if (!index) {
       throw new AppError("Unavailable", NOT_BUILT);
     }
-    c.header("Content-Security-Policy", CONSOLE_CSP);
+    c.header("Content-Security-Policy", OWN_FILES_PAGE_CSP);
     return send(c, index, "no-cache");
   });
   router.get("/assets/:file", (c) => {

@@ -1,5 +1,6 @@
 import { html, nothing, render } from "lit/html.js";
 import type { Deployment, ProjectWithConfigStatus } from "../../api/types.ts";
+import { errorText, loadingView, refusalView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 
 /** How often the history is read again while the newest deployment waits for the agent. */
@@ -55,7 +56,7 @@ export class DeploymentsPanel {
       ]);
       this.#error = null;
     } catch (err) {
-      this.#error = err instanceof Error ? err.message : String(err);
+      this.#error = errorText(err);
     }
     if (this.#disposed) return;
     const newest = this.#deployments?.[0];
@@ -71,7 +72,7 @@ export class DeploymentsPanel {
     try {
       await this.#ctx.api.post<Deployment>(`/api/edge/projects/${this.#projectId}/deploy`);
     } catch (err) {
-      this.#error = err instanceof Error ? err.message : String(err);
+      this.#error = errorText(err);
     }
     this.#busy = false;
     await this.refresh();
@@ -108,14 +109,10 @@ export class DeploymentsPanel {
     const status = project?.config_status;
     render(
       html`<h2 id="agents-config">${t("agents.configuration")}</h2>
-        ${
-          this.#error
-            ? html`<p class="error" role="alert"><span>${t("config.refused")}</span> <span lang="en">${this.#error}</span></p>`
-            : nothing
-        }
+        ${refusalView(i18n, this.#error)}
         ${
           !project || !status
-            ? html`<p aria-busy="true">${t("common.loading")}</p>`
+            ? loadingView(i18n)
             : html`<dl class="facts">
               <dt>${t("agents.deployedVersion")}</dt>
               <dd data-testid="deployed-version">${

@@ -1,6 +1,7 @@
 import { html, nothing, render, type TemplateResult } from "lit/html.js";
 import { ApiError } from "../../api/api-error.ts";
 import type { BrowseResult, FieldTree, TestReadResult } from "../../api/types.ts";
+import { errorText, loadingView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 import type { MessageKey } from "../../i18n/i18n.ts";
 
@@ -52,7 +53,7 @@ export class DeviceCheckPanel {
     } catch (err) {
       this.#refusal = {
         lead: "agents.check.refused",
-        message: err instanceof Error ? err.message : String(err),
+        message: errorText(err),
       };
     }
     this.#render();
@@ -74,7 +75,7 @@ export class DeviceCheckPanel {
       await run();
     } catch (err) {
       const lead = (err instanceof ApiError && LEADS[err.code]) || "agents.check.refused";
-      this.#refusal = { lead, message: err instanceof Error ? err.message : String(err) };
+      this.#refusal = { lead, message: errorText(err) };
     }
     this.#busy = null;
     this.#render();
@@ -174,7 +175,7 @@ export class DeviceCheckPanel {
         <p class="muted">${t("agents.check.help")}</p>
         ${
           tree === null
-            ? html`<p aria-busy="true">${t("common.loading")}</p>`
+            ? loadingView(i18n)
             : this.#devices().length === 0
               ? html`<p class="muted" data-testid="check-none">${t("agents.check.noDevices")}</p>`
               : html`<div class="filters">

@@ -1,6 +1,7 @@
 import { html, nothing, render } from "lit/html.js";
 import { ApiError } from "../../api/api-error.ts";
 import type { AgentHealthDetail, Project } from "../../api/types.ts";
+import { errorText, loadingView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 
 /**
@@ -36,7 +37,7 @@ export class HealthPanel {
       this.#error = null;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) this.#health = "none";
-      else this.#error = err instanceof Error ? err.message : String(err);
+      else this.#error = errorText(err);
     }
     this.#render();
   }
@@ -108,7 +109,7 @@ export class HealthPanel {
         ${this.#error ? html`<p class="error" role="alert" lang="en">${this.#error}</p>` : nothing}
         ${
           h === null
-            ? html`<p aria-busy="true">${i18n.t("common.loading")}</p>`
+            ? loadingView(i18n)
             : h === "none"
               ? html`<p data-testid="agent-none">${i18n.t("agents.none")}
                 ${

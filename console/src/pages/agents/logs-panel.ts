@@ -1,5 +1,6 @@
 import { html, nothing, render } from "lit/html.js";
 import type { AgentLogEntry, AgentLogLevel } from "../../api/types.ts";
+import { errorText, loadingView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 import type { MessageKey } from "../../i18n/i18n.ts";
 
@@ -51,7 +52,7 @@ export class LogsPanel {
       this.#entries = entries;
       this.#error = null;
     } catch (err) {
-      this.#error = err instanceof Error ? err.message : String(err);
+      this.#error = errorText(err);
     }
     this.#render();
   }
@@ -76,7 +77,7 @@ export class LogsPanel {
         ${this.#error ? html`<p class="error" role="alert" lang="en">${this.#error}</p>` : nothing}
         ${
           entries === null
-            ? html`<p aria-busy="true">${t("common.loading")}</p>`
+            ? loadingView(i18n)
             : entries.length === 0
               ? html`<p class="muted" data-testid="no-logs">${t("agents.logs.none")}</p>`
               : html`<div class="table-scroll log-scroll"><table data-testid="agent-logs">

@@ -1,5 +1,6 @@
 import { html, nothing, render, type TemplateResult } from "lit/html.js";
 import type { EdgeVariable, FieldTree } from "../../api/types.ts";
+import { errorText, loadingView, refusalView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 import { entityFormView, focusFirstError } from "../../forms/entity-form.ts";
 import type { FieldSpec, FormValues } from "../../forms/form-body.ts";
@@ -14,8 +15,6 @@ type Device = Asset["devices"][number];
 type Target =
   | { kind: "device"; assetId: string; device: Device | null }
   | { kind: "variable"; device: Device; variable: EdgeVariable | null };
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * The project's devices by asset, and the variables of the device chosen: created, edited and
@@ -51,7 +50,7 @@ export class FieldSection {
     try {
       this.#tree = await this.#ctx.api.get<FieldTree>(`/api/edge/projects/${this.#projectId}/full`);
     } catch (err) {
-      this.#error = messageOf(err);
+      this.#error = errorText(err);
     }
     if (!this.#disposed) this.#render();
   }
@@ -109,7 +108,7 @@ export class FieldSection {
       if (id === this.#deviceId) this.#deviceId = null;
       this.#error = null;
     } catch (err) {
-      this.#error = messageOf(err);
+      this.#error = errorText(err);
     }
     await this.#load();
   }
@@ -261,14 +260,10 @@ export class FieldSection {
     render(
       html`<h2 id="config-field">${i18n.t("config.field.title")}</h2>
         ${this.#notice ? html`<p class="notice" role="status">${this.#notice}</p>` : nothing}
-        ${
-          this.#error
-            ? html`<p class="error" role="alert"><span>${i18n.t("config.refused")}</span> <span lang="en">${this.#error}</span></p>`
-            : nothing
-        }
+        ${refusalView(i18n, this.#error)}
         ${
           tree === null
-            ? html`<p aria-busy="true">${i18n.t("common.loading")}</p>`
+            ? loadingView(i18n)
             : tree.assets.length === 0
               ? html`<p>${i18n.t("config.field.noAssets")}</p>`
               : tree.assets.map((a) => this.#assetView(a))

@@ -1,13 +1,12 @@
 import { html, nothing, render } from "lit/html.js";
 import type { BuildStatus, EnrollmentCode, InstallerBuild, IssuedEnrollmentCode } from "../../api/types.ts";
 import { saveFile } from "../../app/download.ts";
+import { errorText, loadingView, refusalView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 import { LINUX_ARCHES } from "./choices.ts";
 
 /** How often a Windows installer build is asked about while it is queued or running. */
 const BUILD_POLL_MS = 2_000;
-
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * What installs the project's agent, each fetched with the bearer token and saved from memory:
@@ -53,7 +52,7 @@ export class InstallersSection {
     try {
       this.#codes = await this.#ctx.api.get<EnrollmentCode[]>(`${this.#base}/enrollment-codes`);
     } catch (err) {
-      this.#error = messageOf(err);
+      this.#error = errorText(err);
     }
     this.#render();
   }
@@ -67,7 +66,7 @@ export class InstallersSection {
     try {
       await action();
     } catch (err) {
-      this.#error = messageOf(err);
+      this.#error = errorText(err);
     }
     this.#busy = null;
     this.#render();
@@ -103,7 +102,7 @@ export class InstallersSection {
         if (build.status === "queued" || build.status === "running")
           this.#timer = setTimeout(() => void poll(), BUILD_POLL_MS);
       } catch (err) {
-        this.#error = messageOf(err);
+        this.#error = errorText(err);
       }
       this.#render();
     };
@@ -133,7 +132,7 @@ export class InstallersSection {
     const t = i18n.t.bind(i18n);
     const codes = this.#codes;
     const when = (iso: string | null) => (iso ? formats.dateTime(iso, this.#timeZone) : "—");
-    if (codes === null) return html`<p aria-busy="true">${t("common.loading")}</p>`;
+    if (codes === null) return loadingView(i18n);
     if (codes.length === 0)
       return html`<p class="muted" data-testid="no-codes">${t("config.codes.none")}</p>`;
     return html`<div class="table-scroll"><table data-testid="enrollment-codes">
@@ -171,11 +170,7 @@ export class InstallersSection {
       html`<h2 id="config-installers">${t("config.install.title")}</h2>
         <p class="muted">${t("config.install.intro")}</p>
         ${this.#notice ? html`<p class="notice" role="status">${this.#notice}</p>` : nothing}
-        ${
-          this.#error
-            ? html`<p class="error" role="alert" data-testid="installers-error"><span>${t("config.refused")}</span> <span lang="en">${this.#error}</span></p>`
-            : nothing
-        }
+        ${refusalView(i18n, this.#error, "installers-error")}
         <div class="install-grid">
           <div class="config-block">
             <h3>${t("config.install.linux")}</h3>

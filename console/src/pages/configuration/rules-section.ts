@@ -1,5 +1,6 @@
 import { html, nothing, render, type TemplateResult } from "lit/html.js";
 import type { AlertRule } from "../../api/types.ts";
+import { errorText, loadingView, refusalView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 import { entityFormView, focusFirstError } from "../../forms/entity-form.ts";
 import type { FormValues } from "../../forms/form-body.ts";
@@ -8,7 +9,6 @@ import { CONDITIONS } from "./choices.ts";
 import { rowActionsView } from "./row-actions.ts";
 import { newRuleValues, ruleSpecs, ruleValues } from "./rule-form.ts";
 
-const messageOf = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const symbolOf = (condition: AlertRule["condition"]) =>
   CONDITIONS.find(([c]) => c === condition)?.[1].split(" ")[0] ?? condition;
 
@@ -44,7 +44,7 @@ export class RulesSection {
     try {
       this.#rules = await this.#ctx.api.get<AlertRule[]>("/api/alert-rules", { project_id: this.#projectId });
     } catch (err) {
-      this.#error = messageOf(err);
+      this.#error = errorText(err);
     }
     if (!this.#disposed) this.#render();
   }
@@ -93,7 +93,7 @@ export class RulesSection {
       this.#notice = notice;
       this.#error = null;
     } catch (err) {
-      this.#error = messageOf(err);
+      this.#error = errorText(err);
     }
     await this.#load();
   }
@@ -148,14 +148,10 @@ export class RulesSection {
     render(
       html`<h2 id="config-rules">${t("config.rule.title")}</h2>
         ${this.#notice ? html`<p class="notice" role="status">${this.#notice}</p>` : nothing}
-        ${
-          this.#error
-            ? html`<p class="error" role="alert"><span>${t("config.refused")}</span> <span lang="en">${this.#error}</span></p>`
-            : nothing
-        }
+        ${refusalView(i18n, this.#error)}
         ${
           rules === null
-            ? html`<p aria-busy="true">${t("common.loading")}</p>`
+            ? loadingView(i18n)
             : rules.length === 0
               ? html`<p class="muted">${t("config.rule.none")}</p>`
               : html`<div class="table-scroll"><table data-testid="rules">
