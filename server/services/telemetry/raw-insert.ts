@@ -16,12 +16,13 @@ export class AppendConflictError extends Error {}
  * raw row each: a raw row cost ~1.4 µs to insert and ~25 bytes, a block ~0.2 µs and ~2–7 bytes a
  * point (measured, see the README's "Cold telemetry"). Such blocks lie after every stored point of
  * their series, so blocks still never overlap; the packer later joins small ones (compact-blocks.ts).
- * Fewer new readings go in multi-row raw statements.
+ * Fewer new readings go in multi-row raw statements. So do as many older readings of a series
+ * whose span holds no stored point.
  *
  * The rest (backfill, replays) go one by one, stored only if their millisecond is free, in
  * telemetry_raw and in the packed blocks (a late reading for a packed block stays raw until the
  * packer merges it). A row repeating the previous one (same series and ts) is a duplicate within
- * the commit.
+ * the commit. On the retry path (`appendFastPath` false) every row goes one by one.
  */
 export function insertRaw(
   stmts: WriteStatements,
@@ -62,45 +63,57 @@ export function insertRaw(
   };
 
   const blocks: BlockWrites = { blocks: 0, points: 0, firstTsBySeries: new Map() };
-  // The current series' new readings (rows in ts order), kept until the series ends.
-  const run: number[] = [];
-  let runSeries = -1;
-  const settleRun = (): void => {
-    if (blockPoints > 0 && run.length >= blockPoints) {
-      writeBlocks(stmts, runSeries, run, rowTs, rowValue, blocks);
-    } else {
-      for (const r of run) {
+  const asBlocks = (rows: readonly number[]) => blockPoints > 0 && rows.length >= blockPoints;
+  // The current series' rows (ts order): new readings, and older ones (backfill, replays).
+  const fresh: number[] = [];
+  const late: number[] = [];
+  let current = -1;
+  const settleSeries = (): void => {
+    if (asBlocks(fresh)) writeBlocks(stmts, current, fresh, rowTs, rowValue, blocks);
+    else {
+      for (const r of fresh) {
         pending.push(r);
         if (pending.length === INSERT_CHUNKS[0]) appendPending();
       }
     }
-    run.length = 0;
+    // Older readings in a stretch where the series stores nothing yet (a batch that overtook an
+    // earlier one, an agent's backlog) cannot collide either: a block too.
+    const span = (): [number, number] => [num(rowTs, num(late, 0)), num(rowTs, num(late, late.length - 1))];
+    if (asBlocks(late) && stmts.isFree(current, ...span())) {
+      writeBlocks(stmts, current, late, rowTs, rowValue, blocks);
+      for (const r of late) stored[r] = 1;
+    } else {
+      for (const r of late) {
+        // Stored only if that millisecond is still free.
+        const ts = num(rowTs, r);
+        const free =
+          !stmts.points.isPacked(current, ts) &&
+          stmts.insertOne.run(current, ts, num(rowValue, r)).changes === 1;
+        stored[r] = free ? 1 : 0;
+      }
+    }
+    fresh.length = 0;
+    late.length = 0;
   };
 
-  let previousSeries = -1;
   let previousTs = Number.NaN;
   for (const r of order) {
     const series = num(rowSeries, r);
     const ts = num(rowTs, r);
-    if (series === previousSeries && ts === previousTs) continue;
-    previousSeries = series;
+    if (series !== current) {
+      settleSeries();
+      current = series;
+    } else if (ts === previousTs) continue;
     previousTs = ts;
     const committedLastTs = at(slots, num(rowSlot, r)).committedLastTs;
     if (appendFastPath && (committedLastTs === null || ts > committedLastTs)) {
-      if (series !== runSeries) {
-        settleRun();
-        runSeries = series;
-      }
       stored[r] = 1;
-      run.push(r);
+      fresh.push(r);
     } else {
-      // A backfilled or replayed reading: stored only if that millisecond is still free.
-      const free =
-        !stmts.points.isPacked(series, ts) && stmts.insertOne.run(series, ts, num(rowValue, r)).changes === 1;
-      stored[r] = free ? 1 : 0;
+      late.push(r);
     }
   }
-  settleRun();
+  settleSeries();
   appendPending();
   return blocks;
 }

@@ -14,6 +14,8 @@ export class WriteStatements {
   readonly append: ReadonlyMap<number, Statement<unknown[]>>;
   /** A block of new readings written straight from a commit (raw-insert.ts, writeBlocks). */
   readonly insertBlock: Statement<[number, number, number, number, Uint8Array]>;
+  /** No stored point of the series in [first, last], raw or packed. */
+  readonly isFree: (seriesId: number, first: number, last: number) => boolean;
   /** One row, duplicates ignored: `changes` says whether it was stored. */
   readonly insertOne: Statement<[number, number, number]>;
   /** Stored points: a reading whose millisecond is already packed is a duplicate too. */
@@ -39,6 +41,20 @@ export class WriteStatements {
     this.insertBlock = sqlite.prepare(
       "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES (?, ?, ?, ?, ?)",
     );
+    const rawIn = sqlite
+      .prepare<[number, number, number], number>(
+        "SELECT 1 FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ? LIMIT 1",
+      )
+      .pluck();
+    // Blocks never overlap: only the last one starting at or before `last` can reach `first`.
+    const blockBefore = sqlite
+      .prepare<[number, number], number>(
+        "SELECT last_ts FROM telemetry_packed WHERE series_id = ? AND first_ts <= ? ORDER BY first_ts DESC LIMIT 1",
+      )
+      .pluck();
+    this.isFree = (seriesId, first, last) =>
+      rawIn.get(seriesId, first, last) === undefined &&
+      (blockBefore.get(seriesId, last) ?? first - 1) < first;
     this.insertOne = sqlite.prepare(
       "INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
     );
