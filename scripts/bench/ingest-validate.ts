@@ -100,9 +100,7 @@ export async function run(args: string[]): Promise<void> {
     return Number(out.trim());
   };
   const line = (name: string, us: number) =>
-    say(
-      `  ${name.padEnd(52)} ${us.toFixed(3)} µs/reading, ${((us * readings) / 1000).toFixed(2)} ms/request`,
-    );
+    say(`  ${name.padEnd(52)} ${us.toFixed(3)} µs/reading, ${(us * readings).toFixed(1)} µs/request`);
 
   say(
     `validating a ${readings}-reading batch (${readings / VARIABLES} payloads); CPU, median of ${rounds} rounds`,
