@@ -3,6 +3,7 @@ import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { Router } from "../router.ts";
+import { telemetryPayloadBody } from "./ingest-body.ts";
 import type { IngestWriter } from "./ingest-writer.ts";
 import { ingestResultSchema, TELEMETRY_TAG, telemetryPayloadSchema } from "./schema.ts";
 
@@ -25,7 +26,10 @@ const route = createRoute({
 });
 
 export function mountIngest(router: Router, ctx: ServiceContext, write: IngestWriter): void {
-  router.openapi({ ...route, middleware: guard(ctx, "telemetry:write") }, async (c) => {
+  // The document shows telemetryPayloadSchema; requests are parsed by its fast path (ingest-body.ts).
+  router.openAPIRegistry.registerPath(route);
+  const served = { ...route, hide: true, request: jsonBody(telemetryPayloadBody) };
+  router.openapi({ ...served, middleware: guard(ctx, "telemetry:write") }, async (c) => {
     const result = await write(c.get("auth"), [c.req.valid("json")], "payload");
     // `expired` cannot occur here: such timestamps were refused with a 400.
     return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);

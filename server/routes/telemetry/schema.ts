@@ -72,6 +72,10 @@ export const telemetryBatchSchema = z
     description: "Several payloads stored together or not at all; up to 10,000 readings in total.",
   });
 
+export type TelemetryReadingBody = z.output<typeof telemetryReadingSchema>;
+export type TelemetryPayloadBody = z.output<typeof telemetryPayloadSchema>;
+export type TelemetryBatchBody = z.output<typeof telemetryBatchSchema>;
+
 export const ingestResultSchema = z
   .object({
     accepted: z.number().int().openapi({ description: "readings stored" }),
