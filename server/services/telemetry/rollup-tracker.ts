@@ -54,6 +54,20 @@ export class RollupTracker {
     return state;
   }
 
+  /** Whether the series has stored readings not rolled up yet. */
+  isPending(seriesId: number): boolean {
+    return this.#pending.has(seriesId);
+  }
+
+  /**
+   * A commit rolled the series' readings up itself, and every stored reading before `rolledTo`
+   * is now in the rollups (call after the commit; only for a series that was not pending).
+   */
+  rolledUpTo(seriesId: number, rolledTo: number): void {
+    const state = this.stateOf(seriesId);
+    if (rolledTo > state.rolledTo) this.#states.set(seriesId, { rolledTo, replaceFrom: state.replaceFrom });
+  }
+
   /** A commit stored readings at or after the watermark (call after the commit). */
   markPending(seriesId: number): void {
     this.#pending.add(seriesId);

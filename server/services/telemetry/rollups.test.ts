@@ -4,6 +4,7 @@ import { refreshStoredPoints } from "../../testing/fixtures/telemetry-fixtures.t
 import { TestServer } from "../../testing/harness.ts";
 
 const MIN = 60_000;
+const HOUR_MS = 60 * MIN;
 
 /*
  * Rollups are derived from stored points: whatever the order, repetition and batching of writes,
@@ -76,6 +77,47 @@ describe("telemetry rollups", () => {
       }
       await Promise.all(writes);
       if (round % 3 === 1) t.server.telemetry.rollUpAll();
+    }
+    expectConsistent(asset);
+  });
+
+  it("a commit with 64 or more readings of a series rolls them up itself; mixed with small and late writes, still equal", async () => {
+    const asset = await t.asset(projectId);
+    const now = t.clock.now().getTime();
+    const start = now - (now % (60 * MIN)) - 5 * 60 * MIN;
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    /** `count` instants `stepMs` apart from `from`, whole-number values of a and b. */
+    const instants = (from: number, count: number, stepMs: number): TelemetryInstant[] =>
+      Array.from({ length: count }, (_, i) => ({
+        assetId: asset,
+        projectId,
+        ts: from + i * stepMs,
+        readings: [
+          { variable: "a", value: Math.round(random() * 1000) },
+          { variable: "b", value: Math.round(random() * -1000) },
+        ],
+      }));
+    // 300 readings a series: rolled up by the commit itself, no pass needed.
+    await t.server.telemetry.write(batchOfInstants(instants(start + HOUR_MS, 300, 5000), "http"));
+    refreshStoredPoints(t);
+    expect(rollups("telemetry_rollup_5m", asset)).toEqual(fromRaw(5 * MIN, asset));
+    // Then big batches ahead and behind (in empty stretches and among stored readings), repeats,
+    // and small commits.
+    for (let round = 0; round < 6; round++) {
+      await Promise.all([
+        t.server.telemetry.write(batchOfInstants(instants(start + (round + 2) * HOUR_MS, 200, 7000), "http")),
+        t.server.telemetry.write(batchOfInstants(instants(start + round * 600_000 + 1, 80, 3000), "http")),
+        t.server.telemetry.write(batchOfInstants(instants(start + HOUR_MS, 70, 5000), "http")),
+      ]);
+      // A commit of its own: too few readings to roll up there, left to the pass.
+      await t.server.telemetry.write(
+        batchOfInstants(instants(start + round * 60_000 + 2, 5, 11_000), "http"),
+      );
+      if (round % 2 === 1) expectConsistent(asset);
     }
     expectConsistent(asset);
   });

@@ -12,6 +12,8 @@ export type Slot = {
   rolledTo: number;
   /** Stored readings at or after the watermark, left to the roll-up pass. */
   deferred: boolean;
+  /** This commit rolls up all of the series' readings it stores (see summarize). */
+  rollsUp: boolean;
   /** Newest reading stored by this commit. */
   newestTs: number | null;
   newestValue: number;

@@ -92,6 +92,7 @@ export function writeTelemetry(
         unitChanged: false,
         rolledTo: tracker.stateOf(id).rolledTo,
         deferred: false,
+        rollsUp: false,
         newestTs: null,
         newestValue: 0,
       });
@@ -146,7 +147,7 @@ export function writeTelemetry(
     rowValue,
     stored,
   );
-  summarize(tracker, slots, order, rowSlot, rowTs, rowValue, stored);
+  summarize(tracker, options.blockPoints, slots, order, rowSlot, rowTs, rowValue, stored);
 
   for (const slot of slots) {
     if (slot.unitChanged) stmts.setUnit.run(slot.unit, slot.id);
@@ -201,7 +202,8 @@ export function writeTelemetry(
             ? slot.newestTs
             : slot.committedLastTs;
         lookups.remember(slot.assetId, slot.variable, { id: slot.id, unit: slot.unit, lastTs });
-        if (slot.deferred) tracker.markPending(slot.id);
+        if (slot.rollsUp && slot.newestTs !== null) tracker.rolledUpTo(slot.id, slot.newestTs + 1);
+        else if (slot.deferred) tracker.markPending(slot.id);
       }
     },
   };
@@ -229,9 +231,14 @@ function createSeries(stmts: WriteStatements, s: BatchSeries): number {
 /**
  * Walks the stored rows (series, ts order): the newest reading per series, and the rollups of
  * backfilled readings, merged per touched bucket.
+ *
+ * A series with `blockPoints` or more stored rows in the commit and nothing pending is rolled up
+ * here whole, like backfill: a few bucket upserts for hundreds of readings, where the roll-up
+ * pass would read them back (decoding their blocks) a moment later.
  */
 function summarize(
   tracker: RollupTracker,
+  blockPoints: number,
   slots: Slot[],
   order: Uint32Array,
   rowSlot: Int32Array,
@@ -239,6 +246,17 @@ function summarize(
   rowValue: Float64Array,
   stored: Uint8Array,
 ): void {
+  if (blockPoints > 0) {
+    const storedPerSlot = new Int32Array(slots.length);
+    for (const r of order) {
+      if (stored[r] !== 1) continue;
+      const slot = num(rowSlot, r);
+      storedPerSlot[slot] = num(storedPerSlot, slot) + 1;
+    }
+    slots.forEach((slot, i) => {
+      slot.rollsUp = num(storedPerSlot, i) >= blockPoints && !tracker.isPending(slot.id);
+    });
+  }
   let current: Slot | undefined;
   let backfill: BucketBuilder | undefined;
   const settle = () => {
@@ -254,7 +272,7 @@ function summarize(
     }
     const ts = num(rowTs, r);
     const value = num(rowValue, r);
-    if (ts < slot.rolledTo) {
+    if (ts < slot.rolledTo || slot.rollsUp) {
       backfill ??= new BucketBuilder();
       backfill.add(ts, value);
     } else {
