@@ -49,7 +49,7 @@ export const serverConfigSchema = z.object({
     .int("must be a whole number from 0 to 4096")
     .min(0, "must be a whole number from 0 to 4096")
     .max(4096, "must be a whole number from 0 to 4096")
-    .default(64),
+    .default(16),
   COMM_LOSS_SECONDS: z.coerce.number().int().min(1).default(300),
   /**
    * Worker threads that parse, authenticate and validate telemetry ingest requests while the main

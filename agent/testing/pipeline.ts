@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
 import { WELL_TAGS, WellModel } from "../../scripts/sim/well-model.ts";
+import { storedCount } from "../../server/testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../server/testing/harness.ts";
 import {
   type AgentRunConfig,
@@ -149,14 +150,9 @@ export class Pipeline {
     });
   }
 
-  /** Points of the asset stored on the server (raw rows), counted in SQL. */
+  /** Points of the asset stored on the server (raw rows and packed blocks), counted in SQL. */
   storedPoints(): number {
-    const row = this.t.server.context.sqlite
-      .prepare(
-        "SELECT COUNT(*) AS n FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
-      )
-      .get(this.assetId) as { n: number };
-    return row.n;
+    return storedCount(this.t, this.assetId);
   }
 
   /**

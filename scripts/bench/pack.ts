@@ -38,6 +38,8 @@ function config(dataDir: string, packAfterHours: string) {
     LOG_LEVEL: "warn",
     TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     TELEMETRY_PACK_AFTER_HOURS: packAfterHours,
+    // Raw rows are what this measures the packing of: readings go in as rows, never straight into blocks.
+    TELEMETRY_BLOCK_POINTS: "0",
   });
 }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { BUCKET_5M_MS, DAY_MS } from "../../server/services/telemetry/limits.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
+import { storedPoints } from "./stored-points.ts";
 import { type BenchServer, startBenchServer } from "./telemetry/fixtures.ts";
 import type { HistoryReport, LoadReport, LoadRequest } from "./telemetry/load.ts";
 
@@ -54,18 +55,6 @@ function ask<T>(child: ChildProcess, request: LoadRequest): Promise<T> {
     child.on("message", onMessage);
     child.send(request);
   });
-}
-
-/** Points stored: raw rows and the points of packed blocks. */
-function storedCount(bench: BenchServer): number {
-  return (
-    bench.server.context.sqlite
-      .prepare<[], number>(
-        "SELECT (SELECT count(*) FROM telemetry_raw) + (SELECT coalesce(sum(count), 0) FROM telemetry_packed)",
-      )
-      .pluck()
-      .get() ?? 0
-  );
 }
 
 type Options = {
@@ -121,7 +110,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const now = Date.now();
     await ask<LoadReport>(child, request(now - 300 * DAY_MS, 5));
     await sleep(200);
-    const before = storedCount(bench);
+    const before = storedPoints(bench.server.context.sqlite);
     const cpuBefore = process.cpuUsage();
     const loopCpuBefore = process.threadCpuUsage();
     const eluBefore = performance.eventLoopUtilization();
@@ -132,7 +121,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const cpu = process.cpuUsage(cpuBefore);
     const loopCpu = process.threadCpuUsage(loopCpuBefore);
     await sleep(200);
-    const stored = storedCount(bench) - before;
+    const stored = storedPoints(bench.server.context.sqlite) - before;
     if (report.firstError) say(`  first failure: ${report.firstError}`);
     return {
       rate: report.requestsPerSecond,
@@ -213,7 +202,7 @@ async function diskPhase(o: Options): Promise<void> {
     const loadS = (performance.now() - started) / 1000;
     const db = server.context.sqlite;
     db.pragma("wal_checkpoint(TRUNCATE)");
-    const count = storedCount(bench);
+    const count = storedPoints(bench.server.context.sqlite);
     const size = (name: string) =>
       db
         .prepare<[string], number>("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?")
@@ -269,7 +258,7 @@ async function historyPhase(o: Options): Promise<void> {
     await Promise.all(inFlight);
     server.context.sqlite.pragma("wal_checkpoint(TRUNCATE)");
     say(
-      `  loaded ${fmt(storedCount(bench))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
+      `  loaded ${fmt(storedPoints(bench.server.context.sqlite))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
     );
     const url = (from: number, to: number) =>
       `${bench.base}/api/telemetry/${assetId}/history?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;

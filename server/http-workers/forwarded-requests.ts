@@ -146,7 +146,12 @@ export class ForwardedRequests {
           });
       const url = new URL(message.url, `http://${headers.get("host") ?? "localhost"}`);
       // `duplex` is Node's (undici's) RequestInit; the DOM's, which the console's type check uses, lacks it.
-      const init: RequestInit & { duplex: "half" } = { method: message.method, headers, body, duplex: "half" };
+      const init: RequestInit & { duplex: "half" } = {
+        method: message.method,
+        headers,
+        body,
+        duplex: "half",
+      };
       const request = new Request(url, init);
       response = await this.#fetch(request, bindingsOf(message.peer));
     } catch {

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ask } from "../ipc.ts";
+import { storedPoints } from "../stored-points.ts";
 import type { DrainReport, DrainRequest, PrefillReport, PrefillRequest } from "./agent-process.ts";
 import { type CpuShares, CpuWindow, describeCpu } from "./cpu-window.ts";
 import { startSyncBenchServer } from "./fixtures.ts";
@@ -89,8 +90,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
     // Whatever was published before the agent stopped is committed by now or never will be.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const sqlite = bench.server.context.sqlite;
-    const countWhere = (cond: string) =>
-      sqlite.prepare(`SELECT count(*) FROM telemetry_raw WHERE ${cond}`).pluck().get(liveFrom) as number;
+
     const drainS = (report.drainedAt - report.connectedAt) / 1000;
     return {
       points: prefill.points,
@@ -101,8 +101,8 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
         .filter(([at]) => at >= report.connectedAt && at <= report.drainedAt)
         .map(([, ms]) => ms),
       after: samples.samples.filter(([at]) => at > report.drainedAt).map(([, ms]) => ms),
-      backlogStored: countWhere("ts < ?"),
-      liveStored: countWhere("ts >= ?"),
+      backlogStored: storedPoints(sqlite, undefined, liveFrom),
+      liveStored: storedPoints(sqlite, liveFrom),
       probe: samples,
       cpu,
       report,

@@ -1,5 +1,6 @@
 import { DAY_MS } from "../../../server/services/telemetry/limits.ts";
 import { ask } from "../ipc.ts";
+import { storedPoints } from "../stored-points.ts";
 import { type CpuShares, CpuWindow, describeCpu } from "./cpu-window.ts";
 import { type BenchProject, startSyncBenchServer } from "./fixtures.ts";
 import type { IngestReport, IngestRequest } from "./loader.ts";
@@ -40,8 +41,7 @@ async function ingestRun(o: IngestOptions): Promise<IngestRun> {
       durationS,
       startTs,
     });
-    const count = () =>
-      bench.server.context.sqlite.prepare("SELECT count(*) FROM telemetry_raw").pluck().get() as number;
+    const count = () => storedPoints(bench.server.context.sqlite);
     const now = Date.now();
     await ask<IngestReport>(loader, request(now - 60 * DAY_MS, 3));
     const before = count();

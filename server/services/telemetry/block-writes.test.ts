@@ -20,8 +20,8 @@ describe("TELEMETRY_BLOCK_POINTS", () => {
       TOTP_SECRET_ENCRYPTION_KEY: KEY,
       ...(value === undefined ? {} : { TELEMETRY_BLOCK_POINTS: value }),
     });
-  it("defaults to 64; 0 turns block writes off; anything else but a whole number up to 4096 is refused", () => {
-    expect(parse().TELEMETRY_BLOCK_POINTS).toBe(64);
+  it("defaults to 16; 0 turns block writes off; anything else but a whole number up to 4096 is refused", () => {
+    expect(parse().TELEMETRY_BLOCK_POINTS).toBe(16);
     expect(parse("0").TELEMETRY_BLOCK_POINTS).toBe(0);
     expect(parse("4096").TELEMETRY_BLOCK_POINTS).toBe(4096);
     for (const bad of ["-1", "4097", "1.5", "many"]) {
@@ -32,7 +32,7 @@ describe("TELEMETRY_BLOCK_POINTS", () => {
 });
 
 /*
- * A commit's readings of one series, 64 or more, are written as packed blocks when no stored
+ * A commit's readings of one series, 16 or more (TELEMETRY_BLOCK_POINTS), are written as packed blocks when no stored
  * point can lie among them: newer than the series' last reading, or older ones in a stretch that
  * holds none. The rest go in as raw rows. Either way each millisecond is stored once.
  */

@@ -81,7 +81,7 @@ describe("telemetry rollups", () => {
     expectConsistent(asset);
   });
 
-  it("a commit with 64 or more readings of a series rolls them up itself; mixed with small and late writes, still equal", async () => {
+  it("a commit with 16 or more readings of a series rolls them up itself; mixed with small and late writes, still equal", async () => {
     const asset = await t.asset(projectId);
     const now = t.clock.now().getTime();
     const start = now - (now % (60 * MIN)) - 5 * 60 * MIN;
