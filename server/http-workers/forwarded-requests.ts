@@ -1,6 +1,6 @@
 import type { ReadableStreamReadResult } from "node:stream/web";
 import type { HttpBindings } from "@hono/node-server";
-import { exactCopy, type FromWorker, type Peer, type ToWorker } from "./protocol.ts";
+import { exactCopy, type FromWorker, joined, type Peer, type ToWorker } from "./protocol.ts";
 
 type Send = (message: ToWorker, transfer?: ArrayBuffer[]) => void;
 type Fetch = (request: Request, env: HttpBindings) => Response | Promise<Response>;
@@ -57,20 +57,6 @@ async function startOf(
     if (chunks.length >= 4) return { chunks, pending: read };
     next = await readNow(read);
   }
-}
-
-/** One exact-size copy of `chunks`, transferable. */
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1 && chunks[0]) return exactCopy(chunks[0]);
-  let size = 0;
-  for (const c of chunks) size += c.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
 }
 
 /**

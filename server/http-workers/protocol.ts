@@ -97,3 +97,17 @@ export type LogLevelName = "debug" | "info" | "warn" | "error";
 export function exactCopy(chunk: Uint8Array): Uint8Array {
   return new Uint8Array(chunk);
 }
+
+/** One exact-size copy of `chunks`, in order, safe to transfer. */
+export function joined(chunks: readonly Uint8Array[]): Uint8Array {
+  if (chunks.length === 1 && chunks[0]) return exactCopy(chunks[0]);
+  let size = 0;
+  for (const c of chunks) size += c.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

@@ -1,21 +1,7 @@
 import { Duplex } from "node:stream";
-import type { FromWorker, Peer } from "./protocol.ts";
+import { type FromWorker, joined, type Peer } from "./protocol.ts";
 
 type Send = (message: FromWorker, transfer?: ArrayBuffer[]) => void;
-
-/** One exact-size buffer of `chunks`, transferable. */
-function joined(chunks: readonly Uint8Array[]): Uint8Array {
-  if (chunks.length === 1 && chunks[0]) return new Uint8Array(chunks[0]);
-  let size = 0;
-  for (const c of chunks) size += c.byteLength;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return out;
-}
 
 /**
  * A client connection as seen from an HTTP worker thread: the main thread owns the TCP socket and

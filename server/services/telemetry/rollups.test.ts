@@ -6,6 +6,15 @@ import { TestServer } from "../../testing/harness.ts";
 const MIN = 60_000;
 const HOUR_MS = 60 * MIN;
 
+/** A fixed pseudo-random sequence in [0, 1), so that a failure can be replayed. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
 /*
  * Rollups are derived from stored points: whatever the order, repetition and batching of writes,
  * and whatever roll-up passes ran in between, the 5-minute and hourly tables must equal an
@@ -49,12 +58,7 @@ describe("telemetry rollups", () => {
     const asset = await t.asset(projectId);
     const now = t.clock.now().getTime();
     const start = now - (now % (60 * MIN)) - 3 * 60 * MIN;
-    // A fixed pseudo-random sequence, so a failure can be replayed.
-    let seed = 42;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(42);
     for (let round = 0; round < 12; round++) {
       const writes: Promise<unknown>[] = [];
       for (let w = 0; w < 5; w++) {
@@ -85,11 +89,7 @@ describe("telemetry rollups", () => {
     const asset = await t.asset(projectId);
     const now = t.clock.now().getTime();
     const start = now - (now % (60 * MIN)) - 5 * 60 * MIN;
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed / 2 ** 31;
-    };
+    const random = seededRandom(7);
     /** `count` instants `stepMs` apart from `from`, whole-number values of a and b. */
     const instants = (from: number, count: number, stepMs: number): TelemetryInstant[] =>
       Array.from({ length: count }, (_, i) => ({
