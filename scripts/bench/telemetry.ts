@@ -5,7 +5,7 @@ import { parseArgs } from "node:util";
 import { BUCKET_5M_MS, DAY_MS } from "../../server/services/telemetry/limits.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 import { storedPoints } from "./stored-points.ts";
-import { type BenchServer, startBenchServer } from "./telemetry/fixtures.ts";
+import { startBenchServer } from "./telemetry/fixtures.ts";
 import type { HistoryReport, LoadReport, LoadRequest } from "./telemetry/load.ts";
 
 // `npm run bench -- telemetry [--phase post|batch|disk|history|all] [--runs 3] [--duration 60]
