@@ -4,7 +4,7 @@ import type { PayloadColumns } from "../../http-workers/payload-columns.ts";
 import { MAX_READINGS_PER_REQUEST } from "../../services/telemetry/limits.ts";
 import { ByteStrings, FNV_OFFSET, FNV_PRIME } from "./byte-strings.ts";
 import type { IngestShape } from "./ingest-writer.ts";
-import { scanJsonNumber } from "./json-number.ts";
+import { type NumberOut, scanJsonNumber } from "./json-number.ts";
 
 /*
  * POST /api/telemetry and /batch bodies read from their bytes straight into PayloadColumns, with
@@ -43,21 +43,62 @@ const VARIABLE = 8;
 const VALUE = 16;
 const UNIT = 32;
 const ITEMS = 64;
-const KEY_BITS = [ASSET_ID, TIMESTAMP, READINGS, VARIABLE, VALUE, UNIT, ITEMS];
-const KEY_NAMES = ["asset_id", "timestamp", "readings", "variable", "value", "unit", "items"].map((k) =>
-  Array.from(Buffer.from(k)),
-);
+/** Each key's text and closing quote, by its bit. */
+const KEY_TEXT = new Map<number, Buffer>([
+  [ASSET_ID, Buffer.from('asset_id"')],
+  [TIMESTAMP, Buffer.from('timestamp"')],
+  [READINGS, Buffer.from('readings"')],
+  [VARIABLE, Buffer.from('variable"')],
+  [VALUE, Buffer.from('value"')],
+  [UNIT, Buffer.from('unit"')],
+  [ITEMS, Buffer.from('items"')],
+]);
+const keyText = (key: number) => KEY_TEXT.get(key) ?? Buffer.alloc(1);
+const ASSET_ID_TEXT = keyText(ASSET_ID);
+const TIMESTAMP_TEXT = keyText(TIMESTAMP);
+const READINGS_TEXT = keyText(READINGS);
+const VARIABLE_TEXT = keyText(VARIABLE);
+const VALUE_TEXT = keyText(VALUE);
+const UNIT_TEXT = keyText(UNIT);
+const ITEMS_TEXT = keyText(ITEMS);
 
-/** Which key bytes [at, at + length) spell, or 0. */
-function keyAt(bytes: Buffer, at: number, length: number): number {
-  for (let k = 0; k < KEY_NAMES.length; k++) {
-    const name = KEY_NAMES[k] ?? [];
-    if (name.length !== length) continue;
-    let i = 0;
-    while (i < length && bytes[at + i] === name[i]) i++;
-    if (i === length) return KEY_BITS[k] ?? 0;
+/** The only key a key text starting with byte `first` (then `third`) can be; 0 for none. */
+function keyStarting(first: number, third: number): number {
+  switch (first) {
+    case 0x76: // v
+      return third === 0x72 ? VARIABLE : VALUE;
+    case 0x61: // a
+      return ASSET_ID;
+    case 0x74: // t
+      return TIMESTAMP;
+    case 0x72: // r
+      return READINGS;
+    case 0x75: // u
+      return UNIT;
+    case 0x69: // i
+      return ITEMS;
+    default:
+      return 0;
   }
-  return 0;
+}
+
+function textOf(key: number): Buffer {
+  switch (key) {
+    case VARIABLE:
+      return VARIABLE_TEXT;
+    case VALUE:
+      return VALUE_TEXT;
+    case UNIT:
+      return UNIT_TEXT;
+    case ASSET_ID:
+      return ASSET_ID_TEXT;
+    case TIMESTAMP:
+      return TIMESTAMP_TEXT;
+    case READINGS:
+      return READINGS_TEXT;
+    default:
+      return ITEMS_TEXT;
+  }
 }
 
 // Bits ByteStrings.proven keeps per string.
@@ -80,7 +121,7 @@ class ColumnsParser {
   #readings = 0;
   /** Marks the variables seen in the current payload (a repeated one is the schema's 400). */
   #stamp = 0;
-  readonly #number = { value: 0 };
+  readonly #number: NumberOut = { value: 0, text: undefined };
   readonly #strings = new ByteStrings(MAX_STRINGS);
   readonly #seenIn = new Int32Array(MAX_STRINGS);
   readonly #values = new Float64Array(MAX_READINGS);
@@ -102,6 +143,7 @@ class ColumnsParser {
     this.#payloads = 0;
     this.#readings = 0;
     this.#strings.reset(this.#bytes);
+    this.#number.text = undefined;
     try {
       this.#space();
       this.#expect(OPEN_OBJECT);
@@ -115,6 +157,7 @@ class ColumnsParser {
       throw error;
     } finally {
       this.#bytes = Buffer.alloc(0);
+      this.#number.text = undefined;
       this.#strings.release();
     }
   }
@@ -236,14 +279,26 @@ class ColumnsParser {
     this.#readings = r + 1;
   }
 
-  /** A key and its ":", with the whitespace after: which of KEYS it is, or a decline. */
+  /**
+   * A key and its ":", with the whitespace after: which of the schema's keys it is, or a decline
+   * (any other key, or one spelt with an escape).
+   */
   #key(): number {
-    const at = this.#string();
-    const length = this.#pos - 1 - at;
-    const key = keyAt(this.#bytes, at, length);
+    const bytes = this.#bytes;
+    const at = this.#pos + 1;
+    if (bytes[this.#pos] !== QUOTE) decline();
+    const key = keyStarting(bytes[at] ?? -1, bytes[at + 2] ?? -1);
     if (key === 0) decline();
-    this.#space();
-    this.#expect(COLON);
+    const text = textOf(key);
+    for (let i = 0; i < text.length; i++) if (bytes[at + i] !== text[i]) decline();
+    const end = at + text.length;
+    if (bytes[end] === COLON) {
+      this.#pos = end + 1;
+    } else {
+      this.#pos = end;
+      this.#space();
+      this.#expect(COLON);
+    }
     this.#space();
     return key;
   }

@@ -10,40 +10,73 @@ const DOT = 0x2e;
 const ZERO = 0x30;
 const ONE = 0x31;
 const NINE = 0x39;
+/** Significant digits a double holds exactly (10^15 < 2^53). */
+const HIGH_DIGITS = 15;
+/** Digits past those the double-double path takes: 19 in all, below 2^64. */
+const LOW_DIGITS = 4;
 
 const isDigit = (c: number) => c >= ZERO && c <= NINE;
+
+export type NumberOut = { value: number; text: string | undefined };
 
 /**
  * A JSON number token (RFC 8259 §6: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?) at
  * `bytes[at]`. Returns its end, or -1 when the bytes are no such token (leading zeros, "1.",
- * ".5", "+1", "1e"); `out.value` gets the double JSON.parse gives for it. Digits m below 2^53
- * scaled by 10^k with |k| ≤ 22 are two exact doubles, so one IEEE multiply or divide rounds
- * m·10^k correctly, as JSON.parse does (Clinger's fast path); any other token goes to Number(),
- * whose grammar contains JSON's and which rounds alike.
+ * ".5", "+1", "1e"); `out.value` gets the double JSON.parse gives for it, correctly rounded:
+ * - up to 15 significant digits scaled by 10^k, |k| ≤ 22: two exact doubles, so one IEEE multiply
+ *   or divide rounds correctly (Clinger's fast path);
+ * - up to 19 digits (a float32 reading printed as a double has 17): the value in double-double
+ *   arithmetic (~2^-100 relative error), kept when rounding it either side of that error gives
+ *   the same double;
+ * - anything else: Number() of the token, whose grammar contains JSON's and which rounds alike,
+ *   on a slice of `out.text` (the body as latin1 text, made once per body; the caller clears it).
  */
-export function scanJsonNumber(bytes: Buffer, at: number, out: { value: number }): number {
+export function scanJsonNumber(bytes: Buffer, at: number, out: NumberOut): number {
   let p = at;
   let c = bytes[p] ?? -1;
   const negative = c === MINUS;
   if (negative) c = bytes[++p] ?? -1;
-  let digits = 0;
+  let high = 0;
+  let highDigits = 0;
+  let low = 0;
+  let lowDigits = 0;
+  let tooLong = false;
+  let scale = 0;
   if (c === ZERO) {
     c = bytes[++p] ?? -1;
     if (isDigit(c)) return -1;
   } else if (c >= ONE && c <= NINE) {
     do {
-      digits = digits * 10 + (c - ZERO);
+      if (highDigits < HIGH_DIGITS) {
+        high = high * 10 + (c - ZERO);
+        highDigits++;
+      } else if (lowDigits < LOW_DIGITS) {
+        low = low * 10 + (c - ZERO);
+        lowDigits++;
+      } else {
+        tooLong = true;
+      }
       c = bytes[++p] ?? -1;
     } while (isDigit(c));
   } else {
     return -1;
   }
-  let scale = 0;
   if (c === DOT) {
     c = bytes[++p] ?? -1;
     if (!isDigit(c)) return -1;
     do {
-      digits = digits * 10 + (c - ZERO);
+      // Zeros before the first significant digit only scale.
+      if (highDigits === 0 && c === ZERO) {
+        // nothing to add
+      } else if (highDigits < HIGH_DIGITS) {
+        high = high * 10 + (c - ZERO);
+        highDigits++;
+      } else if (lowDigits < LOW_DIGITS) {
+        low = low * 10 + (c - ZERO);
+        lowDigits++;
+      } else {
+        tooLong = true;
+      }
       scale--;
       c = bytes[++p] ?? -1;
     } while (isDigit(c));
@@ -61,11 +94,82 @@ export function scanJsonNumber(bytes: Buffer, at: number, out: { value: number }
     } while (isDigit(c));
     scale += sign * exponent;
   }
-  if (digits <= Number.MAX_SAFE_INTEGER && scale >= -22 && scale <= 22) {
-    const magnitude = scale >= 0 ? digits * (EXACT_POW10[scale] ?? 1) : digits / (EXACT_POW10[-scale] ?? 1);
+  let magnitude = Number.NaN;
+  if (!tooLong && scale >= -22 && scale <= 22) {
+    magnitude =
+      lowDigits === 0
+        ? scale >= 0
+          ? high * (EXACT_POW10[scale] ?? 1)
+          : high / (EXACT_POW10[-scale] ?? 1)
+        : doubleDouble(high, low, lowDigits, scale);
+  }
+  if (magnitude === magnitude) {
     out.value = negative ? -magnitude : magnitude;
   } else {
-    out.value = Number(bytes.toString("latin1", at, p));
+    out.text ??= bytes.toString("latin1");
+    out.value = Number(out.text.slice(at, p));
   }
   return p;
+}
+
+/** 2^27 + 1: splits a double into two 26-bit halves (Dekker's product). */
+const SPLITTER = 134217729;
+/** A correctly rounded but not exact result would differ by less than this, relatively (2^-75). */
+const MARGIN = 2 ** -75;
+
+/**
+ * (high·10^lowDigits + low)·10^scale to the nearest double, or NaN when the double-double value
+ * lies too near a rounding boundary to decide (an exact tie, say): then Number() decides. The
+ * error-free steps (Dekker's product, Knuth's and Dekker's sums) are written out with locals:
+ * helpers returning pairs through shared variables cost an allocation per double stored.
+ */
+function doubleDouble(high: number, low: number, lowDigits: number, scale: number): number {
+  // m = high·10^lowDigits + low, exactly, as mHigh + mLow.
+  const f = EXACT_POW10[lowDigits] ?? 1;
+  let ph = high * f;
+  let c = SPLITTER * high;
+  let ah = c - (c - high);
+  let al = high - ah;
+  c = SPLITTER * f;
+  let bh = c - (c - f);
+  let bl = f - bh;
+  let pl = ah * bh - ph + ah * bl + al * bh + al * bl;
+  const s = ph + low;
+  const v = s - ph;
+  const e = ph - (s - v) + (low - v);
+  const mHigh = s + (e + pl);
+  const mLow = e + pl - (mHigh - s);
+  // m·10^scale as rHigh + rLow, to about 2^-100 relative.
+  let rHigh: number;
+  let rLow: number;
+  if (scale >= 0) {
+    const d = EXACT_POW10[scale] ?? 1;
+    ph = mHigh * d;
+    c = SPLITTER * mHigh;
+    ah = c - (c - mHigh);
+    al = mHigh - ah;
+    c = SPLITTER * d;
+    bh = c - (c - d);
+    bl = d - bh;
+    pl = ah * bh - ph + ah * bl + al * bh + al * bl + mLow * d;
+    rHigh = ph + pl;
+    rLow = pl - (rHigh - ph);
+  } else {
+    const d = EXACT_POW10[-scale] ?? 1;
+    const q = mHigh / d;
+    ph = q * d;
+    c = SPLITTER * q;
+    ah = c - (c - q);
+    al = q - ah;
+    c = SPLITTER * d;
+    bh = c - (c - d);
+    bl = d - bh;
+    pl = ah * bh - ph + ah * bl + al * bh + al * bl;
+    const rest = (mHigh - ph - pl + mLow) / d;
+    rHigh = q + rest;
+    rLow = rest - (rHigh - q);
+  }
+  const margin = Math.abs(rHigh) * MARGIN;
+  const up = rHigh + (rLow + margin);
+  return up === rHigh + (rLow - margin) ? up : Number.NaN;
 }
