@@ -103,7 +103,7 @@ export function scanJsonNumber(bytes: Buffer, at: number, out: NumberOut): numbe
           : high / (EXACT_POW10[-scale] ?? 1)
         : doubleDouble(high, low, lowDigits, scale);
   }
-  if (magnitude === magnitude) {
+  if (!Number.isNaN(magnitude)) {
     out.value = negative ? -magnitude : magnitude;
   } else {
     out.text ??= bytes.toString("latin1");
