@@ -1,3 +1,5 @@
+const NO_BYTES = Buffer.alloc(0);
+
 /**
  * Distinct strings of one request body, keyed by their bytes: a name that recurs in every reading
  * (a variable, a unit) is hashed and compared where it lies in the body and becomes a JS string
@@ -15,7 +17,7 @@ export class ByteStrings {
   readonly #slotGeneration: Int32Array;
   readonly #mask: number;
   #generation = 0;
-  #bytes: Buffer = Buffer.alloc(0);
+  #bytes: Buffer = NO_BYTES;
 
   /** `capacity`: most strings in one body; the table keeps at least half its slots free. */
   constructor(capacity: number) {
@@ -42,7 +44,7 @@ export class ByteStrings {
 
   /** Lets go of the body and the strings. */
   release(): void {
-    this.#bytes = Buffer.alloc(0);
+    this.#bytes = NO_BYTES;
     this.list = [];
   }
 

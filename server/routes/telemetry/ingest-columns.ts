@@ -3,6 +3,17 @@ import { MAX_READING_MAGNITUDE } from "../../../shared/telemetry-limits.ts";
 import type { PayloadColumns } from "../../http-workers/payload-columns.ts";
 import { MAX_READINGS_PER_REQUEST } from "../../services/telemetry/limits.ts";
 import { ByteStrings, FNV_OFFSET, FNV_PRIME } from "./byte-strings.ts";
+import {
+  ASSET_ID,
+  ITEMS,
+  keyStarting,
+  READINGS,
+  TIMESTAMP,
+  textOf,
+  UNIT,
+  VALUE,
+  VARIABLE,
+} from "./ingest-keys.ts";
 import type { IngestShape } from "./ingest-writer.ts";
 import { type NumberOut, scanJsonNumber } from "./json-number.ts";
 
@@ -35,85 +46,20 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 
-// Keys, one bit each so an object's seen keys fit one number.
-const ASSET_ID = 1;
-const TIMESTAMP = 2;
-const READINGS = 4;
-const VARIABLE = 8;
-const VALUE = 16;
-const UNIT = 32;
-const ITEMS = 64;
-/** Each key's text and closing quote, by its bit. */
-const KEY_TEXT = new Map<number, Buffer>([
-  [ASSET_ID, Buffer.from('asset_id"')],
-  [TIMESTAMP, Buffer.from('timestamp"')],
-  [READINGS, Buffer.from('readings"')],
-  [VARIABLE, Buffer.from('variable"')],
-  [VALUE, Buffer.from('value"')],
-  [UNIT, Buffer.from('unit"')],
-  [ITEMS, Buffer.from('items"')],
-]);
-const keyText = (key: number) => KEY_TEXT.get(key) ?? Buffer.alloc(1);
-const ASSET_ID_TEXT = keyText(ASSET_ID);
-const TIMESTAMP_TEXT = keyText(TIMESTAMP);
-const READINGS_TEXT = keyText(READINGS);
-const VARIABLE_TEXT = keyText(VARIABLE);
-const VALUE_TEXT = keyText(VALUE);
-const UNIT_TEXT = keyText(UNIT);
-const ITEMS_TEXT = keyText(ITEMS);
-
-/** The only key a key text starting with byte `first` (then `third`) can be; 0 for none. */
-function keyStarting(first: number, third: number): number {
-  switch (first) {
-    case 0x76: // v
-      return third === 0x72 ? VARIABLE : VALUE;
-    case 0x61: // a
-      return ASSET_ID;
-    case 0x74: // t
-      return TIMESTAMP;
-    case 0x72: // r
-      return READINGS;
-    case 0x75: // u
-      return UNIT;
-    case 0x69: // i
-      return ITEMS;
-    default:
-      return 0;
-  }
-}
-
-function textOf(key: number): Buffer {
-  switch (key) {
-    case VARIABLE:
-      return VARIABLE_TEXT;
-    case VALUE:
-      return VALUE_TEXT;
-    case UNIT:
-      return UNIT_TEXT;
-    case ASSET_ID:
-      return ASSET_ID_TEXT;
-    case TIMESTAMP:
-      return TIMESTAMP_TEXT;
-    case READINGS:
-      return READINGS_TEXT;
-    default:
-      return ITEMS_TEXT;
-  }
-}
-
 // Bits ByteStrings.proven keeps per string.
 const IS_UUID = 1;
 const IS_DATE_TIME = 2;
 
 /** Thrown (one instance, no stack) to unwind to the caller's undefined. */
 const DECLINED = new Error("declined");
+const NO_BYTES = Buffer.alloc(0);
 const decline = (): never => {
   throw DECLINED;
 };
 
 /** A parser per thread (requests parse synchronously, one at a time), its buffers reused. */
 class ColumnsParser {
-  #bytes: Buffer = Buffer.alloc(0);
+  #bytes: Buffer = NO_BYTES;
   #pos = 0;
   /** FNV-1a hash of the last string scanned. */
   #hash = 0;
@@ -156,7 +102,7 @@ class ColumnsParser {
       if (error === DECLINED) return undefined;
       throw error;
     } finally {
-      this.#bytes = Buffer.alloc(0);
+      this.#bytes = NO_BYTES;
       this.#number.text = undefined;
       this.#strings.release();
     }
