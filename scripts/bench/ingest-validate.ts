@@ -2,8 +2,10 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { z } from "@hono/zod-openapi";
+import { toColumns } from "../../server/http-workers/payload-columns.ts";
 import { fastParseTelemetryBatch } from "../../server/routes/telemetry/fast-validate.ts";
 import { telemetryBatchBody } from "../../server/routes/telemetry/ingest-body.ts";
+import { parseIngestColumns } from "../../server/routes/telemetry/ingest-columns.ts";
 import { telemetryBatchSchema } from "../../server/routes/telemetry/schema.ts";
 import { caudalBatch } from "./peers/wire-formats.ts";
 
@@ -27,6 +29,20 @@ const VALIDATORS: Record<string, Parse> = {
   "hand-written parser": (b) => fastParseTelemetryBatch(b),
   "route body schema, safeParseAsync (now)": (b) => telemetryBatchBody.safeParseAsync(b),
 };
+/**
+ * From the body's bytes to the PayloadColumns an HTTP worker posts: what the worker did before
+ * the byte parser (hono's c.req.json(): UTF-8 text, JSON.parse; the route's body schema;
+ * toColumns), and the byte parser alone.
+ */
+const decoder = new TextDecoder();
+const BYTE_CASES: Record<string, (bytes: Uint8Array) => unknown> = {
+  "bytes: decode + JSON.parse + route body schema + toColumns (before)": async (bytes) => {
+    const r = await telemetryBatchBody.safeParseAsync(JSON.parse(decoder.decode(bytes)));
+    return r.success ? toColumns(r.data.items) : undefined;
+  },
+  "bytes: byte parser (now)": (bytes) => parseIngestColumns(bytes, "batch"),
+};
+
 /** Cases on a body parsed once, then with JSON.parse per call (the first: JSON.parse alone). */
 const PARSED_CASES = Object.keys(VALIDATORS);
 const TEXT_CASES = ["", "zod schema, safeParseAsync (before)", "route body schema, safeParseAsync (now)"];
@@ -60,6 +76,14 @@ function bodyText(readings: number): string {
 /** One case in this process: prints its µs per reading. */
 async function runCase(name: string, fromText: boolean, readings: number, rounds: number, ms: number) {
   const text = bodyText(readings);
+  const fromBytes = BYTE_CASES[name];
+  if (fromBytes) {
+    const bytes = Buffer.from(text);
+    if ((await fromBytes(bytes)) === undefined) throw new Error(`${name} refused the body`);
+    say(String(await measure(() => fromBytes(bytes), readings, rounds, ms)));
+    if (sink === null) say("");
+    return;
+  }
   const validate = name === "" ? undefined : VALIDATORS[name];
   if (name !== "" && validate === undefined) throw new Error(`no case named "${name}"`);
   const accepted = (r: unknown) =>
@@ -115,4 +139,6 @@ export async function run(args: string[]): Promise<void> {
     line(`JSON.parse + ${name}`, us);
     line(`  so the validation`, us - parseOnly);
   }
+  say("from the body's bytes to the PayloadColumns a worker posts:");
+  for (const name of Object.keys(BYTE_CASES)) line(name.slice("bytes: ".length), child(name, false));
 }

@@ -1,6 +1,6 @@
 import { AppError, ERROR_CODES, type ErrorCodeName } from "../errors.ts";
 import { HttpError } from "../http/errors.ts";
-import type { IngestWriter } from "../routes/telemetry/ingest-writer.ts";
+import type { ColumnsWriter, IngestWriter } from "../routes/telemetry/ingest-writer.ts";
 import type { WriteResult } from "../services/telemetry/types.ts";
 import { toColumns } from "./payload-columns.ts";
 import type { FromWorker, RefusalData, ToWorker } from "./protocol.ts";
@@ -21,7 +21,7 @@ function appErrorOf(data: RefusalData): Error {
 }
 
 /**
- * The ingest routes' writer in an HTTP worker thread: the validated payloads and the caller go to
+ * The ingest routes' writers in an HTTP worker thread: the validated payloads and the caller go to
  * the main thread, which runs the ingest service (its checks, then the group commit) and answers
  * with what was stored, or with the AppError the route would have thrown there.
  */
@@ -34,13 +34,16 @@ export class RemoteIngest {
     this.#send = send;
   }
 
-  readonly write: IngestWriter = (auth, payloads, shape) =>
+  /** Columns the byte parser read go as they are; their buffer is transferred, not copied. */
+  readonly writeColumns: ColumnsWriter = (auth, columns, shape) =>
     new Promise<WriteResult>((resolve, reject) => {
       const id = this.#next++;
       this.#pending.set(id, { resolve, reject });
-      const columns = toColumns(payloads);
       this.#send({ t: "write", id, auth, columns, shape }, [columns.buffer]);
     });
+
+  readonly write: IngestWriter = (auth, payloads, shape) =>
+    this.writeColumns(auth, toColumns(payloads), shape);
 
   settle(message: Settled): void {
     const call = this.#pending.get(message.id);

@@ -4,11 +4,10 @@ import type { HttpBindings } from "@hono/node-server";
 import { AppError } from "../errors.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
-import { type IngestWriter, localIngestWriter } from "../routes/telemetry/ingest-writer.ts";
+import { type ColumnsWriter, localColumnsWriter } from "../routes/telemetry/ingest-writer.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { ConnectionRelay } from "./connection-relay.ts";
 import { ForwardedRequests } from "./forwarded-requests.ts";
-import { fromColumns } from "./payload-columns.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
 import type { WorkerInit } from "./worker-thread.ts";
 
@@ -41,7 +40,7 @@ export class WorkerSlot {
   readonly #relays = new Map<number, ConnectionRelay>();
   readonly #metrics = new Map<number, (json: unknown[]) => void>();
   /** The ingest service, as the main thread's own routes call it. */
-  readonly #writer: IngestWriter;
+  readonly #writer: ColumnsWriter;
   #worker: Worker | undefined;
   #forwarded: ForwardedRequests | undefined;
   #ready = false;
@@ -54,7 +53,7 @@ export class WorkerSlot {
   constructor(deps: HttpWorkersDeps, init: WorkerInit) {
     this.#deps = deps;
     this.#init = init;
-    this.#writer = localIngestWriter(deps.ctx);
+    this.#writer = localColumnsWriter(deps.ctx);
   }
 
   get ready(): boolean {
@@ -195,7 +194,7 @@ export class WorkerSlot {
 
   #write(message: Extract<FromWorker, { t: "write" }>): void {
     const { id } = message;
-    this.#writer(message.auth, fromColumns(message.columns), message.shape).then(
+    this.#writer(message.auth, message.columns, message.shape).then(
       (result) => this.#post({ t: "written", id, result }),
       (err: unknown) => {
         if (err instanceof AppError) {

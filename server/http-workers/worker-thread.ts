@@ -52,7 +52,7 @@ const ctx: ServiceContext = {
 
 const ingest = new RemoteIngest(send);
 const app = newApiApp(ctx, workerLogger(config.LOG_LEVEL, "request", send));
-app.route("/api/telemetry", telemetryIngestRoutes(ctx, ingest.write));
+app.route("/api/telemetry", telemetryIngestRoutes(ctx, ingest.write, ingest.writeColumns));
 const answer = getRequestListener(app.fetch);
 const forwarder = new RequestForwarder(send);
 

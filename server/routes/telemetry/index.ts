@@ -3,21 +3,33 @@ import { newRouter, type Router } from "../router.ts";
 import { mountHistory } from "./history.ts";
 import { mountIngest } from "./ingest.ts";
 import { mountIngestBatch } from "./ingest-batch.ts";
-import { type IngestWriter, localIngestWriter } from "./ingest-writer.ts";
+import {
+  type ColumnsWriter,
+  type IngestWriter,
+  localColumnsWriter,
+  localIngestWriter,
+} from "./ingest-writer.ts";
 import { mountLatest } from "./latest.ts";
 
 /** /api/telemetry (spec §4, Telemetry). Writes need telemetry:write, reads telemetry:read. */
 export function telemetryRoutes(ctx: ServiceContext): Router {
-  const router = telemetryIngestRoutes(ctx, localIngestWriter(ctx));
+  const router = telemetryIngestRoutes(ctx, localIngestWriter(ctx), localColumnsWriter(ctx));
   mountLatest(router, ctx);
   mountHistory(router, ctx);
   return router;
 }
 
-/** The two ingest operations alone: what an HTTP worker thread serves, writing through `write`. */
-export function telemetryIngestRoutes(ctx: ServiceContext, write: IngestWriter): Router {
+/**
+ * The two ingest operations alone: what an HTTP worker thread serves, writing through `write`, or
+ * `writeColumns` for bodies read straight from their bytes.
+ */
+export function telemetryIngestRoutes(
+  ctx: ServiceContext,
+  write: IngestWriter,
+  writeColumns: ColumnsWriter,
+): Router {
   const router = newRouter();
-  mountIngest(router, ctx, write);
-  mountIngestBatch(router, ctx, write);
+  mountIngest(router, ctx, write, writeColumns);
+  mountIngestBatch(router, ctx, write, writeColumns);
   return router;
 }

@@ -1,3 +1,4 @@
+import { fromColumns, type PayloadColumns } from "../../http-workers/payload-columns.ts";
 import type { AuthContext } from "../../services/auth/auth-context.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { ingestTelemetry, type TelemetryPayloadInput } from "../../services/telemetry/ingest.ts";
@@ -25,4 +26,16 @@ export type IngestWriter = (
 
 export function localIngestWriter(ctx: ServiceContext): IngestWriter {
   return (auth, payloads, shape) => ingestTelemetry(ctx, auth, payloads, fieldOf[shape]);
+}
+
+/** The same, given the payloads in columns (the byte parser's output, or an HTTP worker's message). */
+export type ColumnsWriter = (
+  auth: AuthContext,
+  columns: PayloadColumns,
+  shape: IngestShape,
+) => Promise<WriteResult>;
+
+export function localColumnsWriter(ctx: ServiceContext): ColumnsWriter {
+  const write = localIngestWriter(ctx);
+  return (auth, columns, shape) => write(auth, fromColumns(columns), shape);
 }

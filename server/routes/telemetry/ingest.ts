@@ -4,7 +4,8 @@ import { bearer, errorResponses, json, jsonBody } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { Router } from "../router.ts";
 import { telemetryPayloadBody } from "./ingest-body.ts";
-import type { IngestWriter } from "./ingest-writer.ts";
+import { ingestFromBytes } from "./ingest-from-bytes.ts";
+import type { ColumnsWriter, IngestWriter } from "./ingest-writer.ts";
 import { ingestResultSchema, TELEMETRY_TAG, telemetryPayloadSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -25,13 +26,22 @@ const route = createRoute({
   },
 });
 
-export function mountIngest(router: Router, ctx: ServiceContext, write: IngestWriter): void {
-  // The document shows telemetryPayloadSchema; requests are parsed by its fast path (ingest-body.ts).
+export function mountIngest(
+  router: Router,
+  ctx: ServiceContext,
+  write: IngestWriter,
+  writeColumns: ColumnsWriter,
+): void {
+  // The document shows telemetryPayloadSchema. Requests are read from their bytes when the byte
+  // parser takes them (ingest-from-bytes.ts), else parsed by the schema's fast path (ingest-body.ts).
   router.openAPIRegistry.registerPath(route);
   const served = { ...route, hide: true, request: jsonBody(telemetryPayloadBody) };
-  router.openapi({ ...served, middleware: guard(ctx, "telemetry:write") }, async (c) => {
-    const result = await write(c.get("auth"), [c.req.valid("json")], "payload");
-    // `expired` cannot occur here: such timestamps were refused with a 400.
-    return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);
-  });
+  router.openapi(
+    { ...served, middleware: [...guard(ctx, "telemetry:write"), ingestFromBytes("payload", writeColumns)] },
+    async (c) => {
+      const result = await write(c.get("auth"), [c.req.valid("json")], "payload");
+      // `expired` cannot occur here: such timestamps were refused with a 400.
+      return c.json({ accepted: result.accepted, duplicates: result.duplicates }, 201);
+    },
+  );
 }
