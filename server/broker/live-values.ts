@@ -48,21 +48,28 @@ export class LiveValues {
         asset = { projectId: s.projectId, variables: new Map() };
         this.#series.set(s.assetId, asset);
       }
-      let latest = asset.variables.get(s.variable);
-      for (const [ts, value] of s.points) {
-        if (!latest) {
-          latest = { ts, value, unit: s.unit ?? null, dirty: true };
-          asset.variables.set(s.variable, latest);
-          this.#dirty += 1;
-          continue;
-        }
-        if (latest.ts > ts) continue;
-        if (!latest.dirty) this.#dirty += 1;
-        latest.ts = ts;
-        latest.value = value;
-        latest.unit = s.unit ?? latest.unit;
-        latest.dirty = true;
+      // The newest point (the last of equal timestamps): a backlog's thousands of points a series
+      // cost one comparison each.
+      const points = s.points;
+      let newest = points[0];
+      for (let i = 1; i < points.length; i++) {
+        const p = points[i];
+        if (p && newest && p[0] >= newest[0]) newest = p;
       }
+      if (!newest) continue;
+      const [ts, value] = newest;
+      const latest = asset.variables.get(s.variable);
+      if (!latest) {
+        asset.variables.set(s.variable, { ts, value, unit: s.unit ?? null, dirty: true });
+        this.#dirty += 1;
+        continue;
+      }
+      if (latest.ts > ts) continue;
+      if (!latest.dirty) this.#dirty += 1;
+      latest.ts = ts;
+      latest.value = value;
+      latest.unit = s.unit ?? latest.unit;
+      latest.dirty = true;
     }
     if (this.#dirty > MAX_DIRTY) this.flush();
   };

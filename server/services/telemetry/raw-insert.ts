@@ -97,15 +97,18 @@ export function insertRaw(
   };
 
   let previousTs = Number.NaN;
-  for (const r of order) {
-    const series = num(rowSeries, r);
-    const ts = num(rowTs, r);
+  let committedLastTs: number | null = null;
+  // Walked by index over the commit's own typed arrays: `?? 0` never applies.
+  for (let k = 0; k < order.length; k++) {
+    const r = order[k] ?? 0;
+    const series = rowSeries[r] ?? 0;
+    const ts = rowTs[r] ?? 0;
     if (series !== current) {
       settleSeries();
       current = series;
+      committedLastTs = at(slots, rowSlot[r] ?? 0).committedLastTs;
     } else if (ts === previousTs) continue;
     previousTs = ts;
-    const committedLastTs = at(slots, num(rowSlot, r)).committedLastTs;
     if (appendFastPath && (committedLastTs === null || ts > committedLastTs)) {
       stored[r] = 1;
       fresh.push(r);
@@ -136,9 +139,9 @@ function writeBlocks(
   const ts = new Float64Array(rows.length);
   const values = new Float64Array(rows.length);
   for (let k = 0; k < rows.length; k++) {
-    const r = num(rows, k);
-    ts[k] = num(rowTs, r);
-    values[k] = num(rowValue, r);
+    const r = rows[k] ?? 0;
+    ts[k] = rowTs[r] ?? 0;
+    values[k] = rowValue[r] ?? 0;
   }
   let start = 0;
   while (start < ts.length) {

@@ -121,7 +121,9 @@ export function writeTelemetry(
       const seriesId = at(slots, slot).id;
       entrySlot[entry] = slot;
       entryRow[entry++] = row;
-      for (const [ts, value] of s.points) {
+      const points = s.points;
+      for (let k = 0; k < points.length; k++) {
+        const [ts, value] = at(points, k);
         rowSlot[row] = slot;
         rowSeries[row] = seriesId;
         rowTs[row] = ts;
@@ -246,12 +248,14 @@ function summarize(
   rowValue: Float64Array,
   stored: Uint8Array,
 ): void {
+  // Typed arrays of the commit's own size, walked by index: `?? 0` never applies (this loop ran
+  // at ~0.3 µs a row through the bounds-checking helpers, a tenth of a batch's write cost).
   if (blockPoints > 0) {
     const storedPerSlot = new Int32Array(slots.length);
-    for (const r of order) {
-      if (stored[r] !== 1) continue;
-      const slot = num(rowSlot, r);
-      storedPerSlot[slot] = num(storedPerSlot, slot) + 1;
+    for (let k = 0; k < order.length; k++) {
+      const r = order[k] ?? 0;
+      const slot = rowSlot[r] ?? 0;
+      if (stored[r] === 1) storedPerSlot[slot] = (storedPerSlot[slot] ?? 0) + 1;
     }
     slots.forEach((slot, i) => {
       slot.rollsUp = num(storedPerSlot, i) >= blockPoints && !tracker.isPending(slot.id);
@@ -262,16 +266,20 @@ function summarize(
   const settle = () => {
     if (current && backfill) mergeBuckets(tracker.statements, current.id, backfill.buckets);
   };
-  for (const r of order) {
+  let currentIndex = -1;
+  for (let k = 0; k < order.length; k++) {
+    const r = order[k] ?? 0;
     if (stored[r] !== 1) continue;
-    const slot = at(slots, num(rowSlot, r));
-    if (slot !== current) {
+    const index = rowSlot[r] ?? 0;
+    if (index !== currentIndex) {
       settle();
-      current = slot;
+      currentIndex = index;
+      current = at(slots, index);
       backfill = undefined;
     }
-    const ts = num(rowTs, r);
-    const value = num(rowValue, r);
+    const slot = current ?? at(slots, index);
+    const ts = rowTs[r] ?? 0;
+    const value = rowValue[r] ?? 0;
     if (ts < slot.rolledTo || slot.rollsUp) {
       backfill ??= new BucketBuilder();
       backfill.add(ts, value);
