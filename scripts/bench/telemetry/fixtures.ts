@@ -50,7 +50,9 @@ export async function startBenchServer(assets: number): Promise<BenchServer> {
     // Unset: the server's default (from the CPU count); `HTTP_WORKERS=0 npm run bench -- telemetry`
     // measures the main thread alone.
     ...(process.env.HTTP_WORKERS ? { HTTP_WORKERS: process.env.HTTP_WORKERS } : {}),
-    ...(process.env.TELEMETRY_BLOCK_POINTS ? { TELEMETRY_BLOCK_POINTS: process.env.TELEMETRY_BLOCK_POINTS } : {}),
+    ...(process.env.TELEMETRY_BLOCK_POINTS
+      ? { TELEMETRY_BLOCK_POINTS: process.env.TELEMETRY_BLOCK_POINTS }
+      : {}),
   });
   const server = new CaudalServer({ config, logger: createLogger("warn") });
   await server.start();

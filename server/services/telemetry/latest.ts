@@ -3,7 +3,6 @@ import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { LATEST_LIMIT_DEFAULT } from "./limits.ts";
 import { assetSeries, type RawQuery, rawRange } from "./raw-filter.ts";
-import { SeriesPoints } from "./series-points.ts";
 import { telemetryService } from "./service.ts";
 
 export type LatestReading = { variable: string; value: number; unit?: string };
@@ -36,7 +35,7 @@ export function latestTelemetry(
   visibleAssetProject(ctx, auth, assetId);
   const { sqlite } = ctx;
   const series = assetSeries(sqlite, assetId, query.variable);
-  const points = new SeriesPoints(sqlite);
+  const points = telemetryService(ctx).points;
   const byTs = new Map<number, LatestReading[]>();
   for (const s of series) {
     for (const [ts, value] of points.descending(s.id, fromMs, toMs, limit)) {

@@ -8,9 +8,11 @@ import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./gro
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
 import { TelemetryLookups } from "./lookups.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
+import { BlockCache } from "./packed-blocks.ts";
 import { type PackTotals, TelemetryPacker } from "./packer.ts";
 import { deleteExpiredRaw } from "./retention.ts";
 import { RollupTracker } from "./rollup-tracker.ts";
+import { SeriesPoints } from "./series-points.ts";
 import { WriteStatements } from "./statements.ts";
 import type { WriteResult } from "./types.ts";
 
@@ -39,6 +41,9 @@ export type TelemetryServiceOptions = GroupCommitOptions & {
   checkpointIntervalMs: number;
   autocheckpointPages: number;
 };
+
+/** Decoded blocks kept for readers: ~16 MB at most (4,096 points of 16 bytes each). */
+const READER_BLOCK_CACHE = 256;
 
 /** Defaults; blockPoints comes from TELEMETRY_BLOCK_POINTS. */
 export const DEFAULT_TELEMETRY_OPTIONS: Omit<TelemetryServiceOptions, "blockPoints"> = {
@@ -98,6 +103,7 @@ export class TelemetryService {
     packSeconds: 0,
   };
   #running: Running | undefined;
+  #points: SeriesPoints | undefined;
   #background: Promise<unknown> | undefined;
   #retentionRun: Promise<number> | undefined;
   #packRun: Promise<PackTotals> | undefined;
@@ -111,6 +117,16 @@ export class TelemetryService {
       ...options,
     };
     this.#lookups = new TelemetryLookups(ctx.sqlite);
+  }
+
+  /**
+   * Stored points for readers (the latest readings), with their decoded blocks cached across
+   * requests: preparing the statements and decoding a series' newest block on every request cost
+   * a live dashboard's poll ~0.5 ms a series.
+   */
+  get points(): SeriesPoints {
+    this.#points ??= new SeriesPoints(this.#ctx.sqlite, new BlockCache(READER_BLOCK_CACHE));
+    return this.#points;
   }
 
   get started(): boolean {
