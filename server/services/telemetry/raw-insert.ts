@@ -86,13 +86,13 @@ export function insertRaw(
       for (const r of late) stored[r] = 1;
       if (asBlocks(late)) writeBlocks(stmts, current, late, rowTs, rowValue, blocks);
       else appendRows(late);
-    } else {
+    } else if (late.length > 0) {
+      // Each stored only if its millisecond is still free, in the packed blocks (read once for
+      // the stretch) and in telemetry_raw.
+      const packed = stmts.points.packedStamps(current, ...span());
       for (const r of late) {
-        // Stored only if that millisecond is still free.
         const ts = num(rowTs, r);
-        const free =
-          !stmts.points.isPacked(current, ts) &&
-          stmts.insertOne.run(current, ts, num(rowValue, r)).changes === 1;
+        const free = !packed.has(ts) && stmts.insertOne.run(current, ts, num(rowValue, r)).changes === 1;
         stored[r] = free ? 1 : 0;
       }
     }

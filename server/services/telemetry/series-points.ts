@@ -91,12 +91,18 @@ export class SeriesPoints {
     return [count, maxTs];
   }
 
-  /** True when the point (seriesId, ts) is stored in a packed block. */
-  isPacked(seriesId: number, ts: number): boolean {
-    const key = this.#packed.atOrBefore.get(seriesId, ts);
-    if (!key || key[1] < ts) return false;
-    const stamps = this.#blockPoints(seriesId, key).ts;
-    return stamps[lowerBound(stamps, ts)] === ts;
+  /** The timestamps in [fromMs, toMs] stored in packed blocks: one read and a decode a block. */
+  packedStamps(seriesId: number, fromMs: number, toMs: number): Set<number> {
+    const stamps = new Set<number>();
+    for (const row of this.#packed.ascending.all({ series: seriesId, from: fromMs, to: toMs })) {
+      const { ts } = this.#cache.points(seriesId, row);
+      for (let i = lowerBound(ts, fromMs); i < ts.length; i++) {
+        const t = ts[i] ?? 0;
+        if (t > toMs) break;
+        stamps.add(t);
+      }
+    }
+    return stamps;
   }
 
   /** A block's points, from the cache when there (a replayed batch asks about the same few blocks). */
