@@ -111,6 +111,7 @@ export function writeTelemetry(
   const entryRow = new Int32Array(entryCount + 1);
   const rowSlot = new Int32Array(rowCount);
   const rowSeries = new Int32Array(rowCount);
+  const rowEntry = new Int32Array(rowCount);
   const rowTs = new Float64Array(rowCount);
   const rowValue = new Float64Array(rowCount);
   let entry = 0;
@@ -120,16 +121,18 @@ export function writeTelemetry(
       const slot = slotFor(s);
       const seriesId = at(slots, slot).id;
       entrySlot[entry] = slot;
-      entryRow[entry++] = row;
+      entryRow[entry] = row;
       const points = s.points;
       for (let k = 0; k < points.length; k++) {
         const [ts, value] = at(points, k);
         rowSlot[row] = slot;
         rowSeries[row] = seriesId;
+        rowEntry[row] = entry;
         rowTs[row] = ts;
         rowValue[row] = value;
         row++;
       }
+      entry++;
     }
   }
   entryRow[entryCount] = row;
@@ -145,6 +148,7 @@ export function writeTelemetry(
     order,
     rowSlot,
     rowSeries,
+    rowEntry,
     rowTs,
     rowValue,
     stored,
