@@ -170,7 +170,8 @@ export async function run(args: string[]): Promise<void> {
     const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get());
     const kept =
       count("SELECT coalesce(sum(count), 0) FROM telemetry_packed") +
-      count("SELECT count(*) FROM telemetry_raw");
+      count("SELECT count(*) FROM telemetry_raw") +
+      count("SELECT count(*) FROM telemetry_inbox");
     if (kept !== stored) throw new Error(`${kept} points stored after packing, ${stored} before`);
     const running = duBytes(dataDir);
     say(

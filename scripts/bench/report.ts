@@ -179,7 +179,9 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
 
     let rawFree: boolean | undefined;
     if (opts.verifyRaw) {
-      server.context.sqlite.exec("DELETE FROM telemetry_raw; DELETE FROM telemetry_packed");
+      server.context.sqlite.exec(
+        "DELETE FROM telemetry_inbox; DELETE FROM telemetry_raw; DELETE FROM telemetry_packed",
+      );
       const again = await api<Report>(base, "/api/anh/reports/generate", token, {
         project_id: project.id,
         report_date: DAY,

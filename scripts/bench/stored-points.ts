@@ -2,8 +2,8 @@ import type { Sqlite } from "../../server/db/client.ts";
 import { decodeBlock } from "../../server/services/telemetry/codec/block.ts";
 
 /**
- * Telemetry points stored with from ≤ ts < before: raw rows and the points of packed blocks (a
- * block straddling a bound is decoded and counted point by point).
+ * Telemetry points stored with from ≤ ts < before: raw rows, inbox rows and the points of packed
+ * blocks (a block straddling a bound is decoded and counted point by point).
  */
 export function storedPoints(
   sqlite: Sqlite,
@@ -11,9 +11,12 @@ export function storedPoints(
   before = Number.MAX_SAFE_INTEGER,
 ): number {
   const raw = sqlite
-    .prepare<[number, number], number>("SELECT count(*) FROM telemetry_raw WHERE ts >= ? AND ts < ?")
+    .prepare<[number, number, number, number], number>(
+      `SELECT (SELECT count(*) FROM telemetry_raw WHERE ts >= ? AND ts < ?)
+            + (SELECT count(*) FROM telemetry_inbox WHERE ts >= ? AND ts < ?)`,
+    )
     .pluck()
-    .get(from, before);
+    .get(from, before, from, before);
   let packed = 0;
   const blocks = sqlite
     .prepare<[number, number], { first_ts: number; last_ts: number; count: number; data: Uint8Array }>(

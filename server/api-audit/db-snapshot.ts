@@ -12,16 +12,20 @@ export type Snapshot = Map<string, { rows: number; hash: string }>;
 const DERIVED = new Set(["telemetry_rollup_5m", "telemetry_rollup_1h"]);
 
 /**
- * Stored telemetry points live in telemetry_raw or, once the packing job has moved them, in
- * telemetry_packed: the two are compared as one table of points (under telemetry_raw's name), so
- * that packing, which moves points without changing any, is not taken for a change.
+ * Stored telemetry points live in the inbox, in telemetry_raw or, once the packing job has moved
+ * them, in telemetry_packed: the three are compared as one table of points (under telemetry_raw's
+ * name), so that the inbox's moves and packing, which move points without changing any, are not
+ * taken for a change.
  */
 const POINTS = "telemetry_raw";
+const INBOX = "telemetry_inbox";
 const PACKED = "telemetry_packed";
 
 function pointRows(sqlite: Sqlite): [number, number, number][] {
   const rows = sqlite
-    .prepare<[], [number, number, number]>(`SELECT series_id, ts, value FROM ${POINTS}`)
+    .prepare<[], [number, number, number]>(
+      `SELECT series_id, ts, value FROM ${POINTS} UNION ALL SELECT series_id, ts, value FROM ${INBOX}`,
+    )
     .raw()
     .all();
   for (const [series, data] of sqlite
@@ -40,7 +44,7 @@ function tables(sqlite: Sqlite): string[] {
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
     )
     .all() as { name: string }[];
-  return rows.map((r) => r.name).filter((name) => !DERIVED.has(name) && name !== PACKED);
+  return rows.map((r) => r.name).filter((name) => !DERIVED.has(name) && name !== PACKED && name !== INBOX);
 }
 
 export function snapshot(sqlite: Sqlite): Snapshot {

@@ -4,7 +4,12 @@ import { connect } from "node:net";
 import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadServerConfig } from "../config.ts";
-import { type Field, field, storedCount } from "../testing/fixtures/telemetry-fixtures.ts";
+import {
+  type Field,
+  field,
+  refreshStoredPoints,
+  storedCount,
+} from "../testing/fixtures/telemetry-fixtures.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
 
 type Sent = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
@@ -416,10 +421,13 @@ describe("HTTP worker threads", () => {
     // A new thread took the crashed one's place.
     await serving(workers, 2);
     expect(pool.threadIds()).not.toContain(victim);
+    // Stored anywhere: raw rows, inbox rows, packed blocks.
+    refreshStoredPoints(workers);
     const stored = new Set(
       workers.server.context.sqlite
         .prepare<[string], number>(
-          "SELECT r.ts FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ? AND s.variable = 'pressure'",
+          `SELECT p.ts FROM temp.stored_points p JOIN telemetry_series s ON s.id = p.series_id
+           WHERE s.asset_id = ? AND s.variable = 'pressure'`,
         )
         .pluck()
         .all(asset)

@@ -26,7 +26,8 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
   const rawRows = (assetId: string) =>
     t.server.context.sqlite
       .prepare(
-        "SELECT count(*) FROM telemetry_raw r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
+        `SELECT count(*) FROM (SELECT series_id FROM telemetry_raw UNION ALL SELECT series_id FROM telemetry_inbox) r
+         JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?`,
       )
       .pluck()
       .get(assetId) as number;

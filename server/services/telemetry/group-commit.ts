@@ -1,6 +1,7 @@
 import { pointCount, type TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import type { Sqlite } from "../../db/client.ts";
 import type { YoungBlocks } from "./compact-blocks.ts";
+import type { TelemetryInbox } from "./inbox.ts";
 import type { TelemetryLookups } from "./lookups.ts";
 import type { TelemetryTotals } from "./metrics.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
@@ -52,6 +53,8 @@ export type GroupCommitDeps = {
   statements: WriteStatements;
   lookups: TelemetryLookups;
   tracker: RollupTracker;
+  /** Where readings that make no block land (inbox.ts); a commit's end schedules its move when due. */
+  inbox: TelemetryInbox;
   /** Told of the blocks each commit wrote, so the packer joins the small ones later. */
   young: YoungBlocks;
   totals: TelemetryTotals;
@@ -73,6 +76,7 @@ export class GroupCommit {
   #queue: Job[] = [];
   #queuedReadings = 0;
   #timer: NodeJS.Timeout | undefined;
+  #moveScheduled = false;
 
   constructor(deps: GroupCommitDeps, options: GroupCommitOptions) {
     this.#deps = deps;
@@ -126,11 +130,11 @@ export class GroupCommit {
   }
 
   #commit(jobs: readonly Job[], appendFastPath: boolean): WriteOutcome {
-    const { sqlite, statements, lookups, tracker, totals } = this.#deps;
+    const { sqlite, statements, lookups, tracker, inbox, totals } = this.#deps;
     const write = sqlite.transaction(() => {
       this.#deps.beforeWrite();
       const claimed = jobs.filter((job) => job.tx?.claim() ?? true);
-      const outcome = writeTelemetry(statements, lookups, tracker, claimed, {
+      const outcome = writeTelemetry(statements, lookups, tracker, inbox, claimed, {
         appendFastPath,
         blockPoints: this.#options.blockPoints,
       });
@@ -153,7 +157,27 @@ export class GroupCommit {
     outcome.committed();
     for (const [seriesId, firstTs] of outcome.blocks.firstTsBySeries)
       this.#deps.young.note(seriesId, firstTs);
+    inbox.committed(outcome.blocks.inboxRows, outcome.blocks.firstTsBySeries.keys());
+    if (inbox.due && !this.#moveScheduled) {
+      // After this commit's answers are out: the move is its own transaction.
+      this.#moveScheduled = true;
+      setImmediate(() => {
+        this.#moveScheduled = false;
+        this.moveInbox();
+      });
+    }
     return outcome;
+  }
+
+  /** Empties the inbox now; a failure is logged, and the rows wait for the next move. */
+  moveInbox(): void {
+    try {
+      this.#deps.inbox.settle();
+    } catch (err) {
+      this.#deps.warn("telemetry inbox move failed; its rows stay for the next one", {
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
   }
 
   #settle(jobs: readonly Job[], outcome: WriteOutcome): void {

@@ -3,9 +3,9 @@ import type { ServiceContext } from "../context.ts";
 import { CRLF, csvField } from "./csv-field.ts";
 import { visibleAssetProject } from "./latest.ts";
 import { MAX_FUTURE_SKEW_MS } from "./limits.ts";
-import { BlockCache } from "./packed-blocks.ts";
 import { assetSeries, type RawQuery, rawRange, type SeriesRef } from "./raw-filter.ts";
-import { type PointRow, SeriesPoints } from "./series-points.ts";
+import type { PointRow, SeriesPoints } from "./series-points.ts";
+import { telemetryService } from "./service.ts";
 
 /** Rows read from SQLite per export and page, over all its series (the memory an export holds). */
 export const CSV_PAGE_ROWS = 16_384;
@@ -52,7 +52,7 @@ export function rawTelemetryCsv(
   const { sqlite } = ctx;
   const series = assetSeries(sqlite, assetId, query.variable);
   // One decoded block per series kept between pages: a page rarely ends on a block's edge.
-  const points = new SeriesPoints(sqlite, new BlockCache(Math.max(4, series.length)));
+  const points = telemetryService(ctx).pointsReader(Math.max(4, series.length));
   // Without `to`, the export ends at what may exist when it starts (ingest refuses later stamps),
   // so a busy series cannot keep it running.
   const toMs = Math.min(range.toMs, ctx.clock.now().getTime() + MAX_FUTURE_SKEW_MS);

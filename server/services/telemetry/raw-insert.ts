@@ -1,8 +1,9 @@
+import { ChunkedAppend } from "./chunked-append.ts";
 import { encodeBlock } from "./codec/block.ts";
 import { at, num } from "./indexed.ts";
 import { MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";
 import type { Slot } from "./slot.ts";
-import { INSERT_CHUNKS, type WriteStatements } from "./statements.ts";
+import type { WriteStatements } from "./statements.ts";
 
 /** Thrown when the append path met a stored row: the lookups were stale; the caller retries. */
 export class AppendConflictError extends Error {}
@@ -16,8 +17,9 @@ export class AppendConflictError extends Error {}
  * raw row each: a raw row cost ~1.4 µs to insert and ~25 bytes, a block ~0.2 µs and ~2–7 bytes a
  * point (measured, see the README's "Cold telemetry"). Such blocks lie after every stored point of
  * their series, so blocks still never overlap; the packer later joins small ones (compact-blocks.ts).
- * Fewer new readings go in multi-row raw statements. So do as many older readings of a series
- * whose span holds no stored point.
+ * Fewer new readings go to the inbox (inbox.ts) in multi-row statements, and so do as many older
+ * readings of a series whose span holds no stored point. The caller has emptied the inbox when the
+ * commit holds older readings (writer.ts), so "stored" here means raw or packed.
  *
  * The rest (backfill, replays) go one by one, stored only if their millisecond is free, in
  * telemetry_raw and in the packed blocks (a late reading for a packed block stays raw until the
@@ -37,43 +39,17 @@ export function insertRaw(
   rowValue: Float64Array,
   stored: Uint8Array,
 ): BlockWrites {
-  const pending: number[] = [];
-  const argsBySize = new Map(INSERT_CHUNKS.map((size) => [size, new Array<number>(size * 3).fill(0)]));
-  const appendPending = (): void => {
-    let offset = 0;
-    for (const size of INSERT_CHUNKS) {
-      const statement = stmts.append.get(size);
-      const args = argsBySize.get(size);
-      if (!statement || !args) continue;
-      while (pending.length - offset >= size) {
-        for (let k = 0; k < size; k++) {
-          const r = num(pending, offset + k);
-          args[3 * k] = num(rowSeries, r);
-          args[3 * k + 1] = num(rowTs, r);
-          args[3 * k + 2] = num(rowValue, r);
-        }
-        try {
-          statement.run(...args);
-        } catch (err) {
-          throw conflictOr(err);
-        }
-        offset += size;
-      }
-    }
-    pending.length = 0;
-  };
+  // Readings that cannot collide and make no block go to the inbox (inbox.ts), which moves them on.
+  const inbox = new ChunkedAppend(stmts.inboxAppend);
 
-  const blocks: BlockWrites = { blocks: 0, points: 0, firstTsBySeries: new Map() };
+  const blocks: BlockWrites = { blocks: 0, points: 0, firstTsBySeries: new Map(), inboxRows: 0 };
   const asBlocks = (rows: readonly number[]) => blockPoints > 0 && rows.length >= blockPoints;
   // The current series' rows (ts order): new readings, and older ones (backfill, replays).
   const fresh: number[] = [];
   const late: number[] = [];
   let current = -1;
   const appendRows = (rows: readonly number[]): void => {
-    for (const r of rows) {
-      pending.push(r);
-      if (pending.length === INSERT_CHUNKS[0]) appendPending();
-    }
+    for (const r of rows) inbox.push(num(rowSeries, r), num(rowTs, r), num(rowValue, r));
   };
   const settleSeries = (): void => {
     if (asBlocks(fresh)) writeBlocks(stmts, current, fresh, rowTs, rowValue, blocks);
@@ -130,18 +106,27 @@ export function insertRaw(
     }
   }
   settleSeries();
-  appendPending();
+  inbox.flush();
+  blocks.inboxRows = inbox.rows;
   return blocks;
 }
 
-/** What a commit wrote as blocks; `firstTsBySeries`: each series' first block's first_ts. */
-export type BlockWrites = { blocks: number; points: number; firstTsBySeries: Map<number, number> };
+/**
+ * What a commit wrote as blocks (`firstTsBySeries`: each series' first block's first_ts), and how
+ * many rows it put in the inbox.
+ */
+export type BlockWrites = {
+  blocks: number;
+  points: number;
+  firstTsBySeries: Map<number, number>;
+  inboxRows: number;
+};
 
 /**
  * One series' new readings (`rows`, ts ascending) as packed blocks: cut at UTC days, then into
  * equal pieces of at most MAX_BLOCK_POINTS, as the packer cuts them.
  */
-function writeBlocks(
+export function writeBlocks(
   stmts: WriteStatements,
   seriesId: number,
   rows: readonly number[],

@@ -31,9 +31,10 @@ export class RollupTracker {
   readonly #states = new Map<number, RollupState>();
   readonly #pending = new Set<number>();
 
-  constructor(sqlite: Sqlite) {
+  /** `beforeRead`: see SeriesPoints (the telemetry service's empties the inbox). */
+  constructor(sqlite: Sqlite, beforeRead?: () => void) {
     this.#sqlite = sqlite;
-    this.#stmts = new RollupStatements(sqlite);
+    this.#stmts = new RollupStatements(sqlite, beforeRead);
   }
 
   get statements(): RollupStatements {

@@ -22,7 +22,8 @@ export class RollupStatements {
   /** Stored points, raw and packed: roll-ups read them, and a rebuild may reach packed ones. */
   readonly points: SeriesPoints;
 
-  constructor(sqlite: Sqlite) {
+  /** `beforeRead`: see SeriesPoints. */
+  constructor(sqlite: Sqlite, beforeRead?: () => void) {
     this.merge5m = sqlite.prepare(
       `INSERT INTO telemetry_rollup_5m (series_id, bucket, count, sum, min, max) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (series_id, bucket) DO UPDATE SET
@@ -43,7 +44,7 @@ export class RollupStatements {
         "SELECT bucket, count FROM telemetry_rollup_5m WHERE series_id = ? ORDER BY bucket DESC LIMIT 1",
       )
       .raw();
-    this.points = new SeriesPoints(sqlite);
+    this.points = new SeriesPoints(sqlite, undefined, beforeRead);
   }
 }
 

@@ -8,7 +8,7 @@ export type PointRow = [number, number];
 
 /*
  * A series' stored points, wherever they are: raw rows (recent readings, and late ones not yet
- * merged into their block) and packed blocks (cold readings). A (series, ts) lives in exactly one
+ * merged into their block) and packed blocks (cold readings), once the inbox has moved there. A (series, ts) lives in exactly one
  * of the two, so the union holds each point once; each read here merges both in ts order, and
  * every reader of stored points goes through it.
  */
@@ -18,8 +18,13 @@ export class SeriesPoints {
   readonly #rawFrom: Statement<[number, number], [number, number | null]>;
   readonly #packed: PackedReads;
   readonly #cache: BlockCache;
+  readonly #beforeRead: () => void;
 
-  constructor(sqlite: Sqlite, cache = new BlockCache(16)) {
+  /**
+   * `beforeRead` runs before each read of raw points: the telemetry service's empties the inbox
+   * (inbox.ts), whose rows this reader does not see.
+   */
+  constructor(sqlite: Sqlite, cache = new BlockCache(16), beforeRead: () => void = () => undefined) {
     const range = "SELECT ts, value FROM telemetry_raw WHERE series_id = ? AND ts >= ? AND ts <= ?";
     this.#rawAscending = sqlite
       .prepare<[number, number, number, number], PointRow>(`${range} ORDER BY ts LIMIT ?`)
@@ -34,10 +39,12 @@ export class SeriesPoints {
       .raw();
     this.#packed = new PackedReads(sqlite);
     this.#cache = cache;
+    this.#beforeRead = beforeRead;
   }
 
   /** The first `limit` points in [fromMs, toMs], ascending. */
   ascending(seriesId: number, fromMs: number, toMs: number, limit: number): PointRow[] {
+    this.#beforeRead();
     const raw = this.#rawAscending.all(seriesId, fromMs, toMs, limit);
     // With `limit` raw rows, only packed points before the last of them can be among the first.
     const to = raw.length === limit ? Math.min(toMs, (raw.at(-1)?.[0] ?? toMs) - 1) : toMs;
@@ -57,6 +64,7 @@ export class SeriesPoints {
 
   /** The last `limit` points in [fromMs, toMs], newest first. */
   descending(seriesId: number, fromMs: number, toMs: number, limit: number): PointRow[] {
+    this.#beforeRead();
     const raw = this.#rawDescending.all(seriesId, fromMs, toMs, limit);
     // With `limit` raw rows, only packed points after the last of them can be among the newest:
     // recent readings are raw, so a read of them decodes no block.
@@ -77,6 +85,7 @@ export class SeriesPoints {
 
   /** How many points have ts ≥ fromMs, and the newest ts (null when none). */
   countFrom(seriesId: number, fromMs: number): [count: number, maxTs: number | null] {
+    this.#beforeRead();
     const [rawCount, rawMax] = this.#rawFrom.get(seriesId, fromMs) ?? [0, null];
     const [packedCount, packedMax] = this.#packed.startingFrom.get(seriesId, fromMs) ?? [0, null];
     let count = rawCount + packedCount;

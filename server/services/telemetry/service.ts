@@ -5,6 +5,7 @@ import type { TelemetryEvent } from "../events.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
 import { YoungBlocks } from "./compact-blocks.ts";
 import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./group-commit.ts";
+import { TelemetryInbox } from "./inbox.ts";
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
 import { TelemetryLookups } from "./lookups.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
@@ -37,6 +38,8 @@ export type TelemetryServiceOptions = GroupCommitOptions & {
    * than at the next interval, and not while they keep coming.
    */
   packColdQuietMs: number;
+  /** How often the inbox is emptied when fewer than INBOX_MOVE_ROWS rows wait (inbox.ts). */
+  inboxMoveIntervalMs: number;
   /** Background WAL checkpoint period, and the WAL size (pages) at which a commit checkpoints. */
   checkpointIntervalMs: number;
   autocheckpointPages: number;
@@ -55,12 +58,14 @@ export const DEFAULT_TELEMETRY_OPTIONS: Omit<TelemetryServiceOptions, "blockPoin
   packIntervalMs: 300_000,
   packFirstRunMs: 90_000,
   packColdQuietMs: 5_000,
+  inboxMoveIntervalMs: 500,
   checkpointIntervalMs: 200,
   autocheckpointPages: 4_000,
 };
 
 type Running = {
   commits: GroupCommit;
+  inbox: TelemetryInbox;
   tracker: RollupTracker;
   packer: TelemetryPacker;
   checkpointer: WalCheckpointer;
@@ -125,8 +130,13 @@ export class TelemetryService {
    * a live dashboard's poll ~0.5 ms a series.
    */
   get points(): SeriesPoints {
-    this.#points ??= new SeriesPoints(this.#ctx.sqlite, new BlockCache(READER_BLOCK_CACHE));
+    this.#points ??= this.pointsReader(READER_BLOCK_CACHE);
     return this.#points;
+  }
+
+  /** A reader of stored points with its own cache of `cachedBlocks` decoded blocks. */
+  pointsReader(cachedBlocks: number): SeriesPoints {
+    return new SeriesPoints(this.#ctx.sqlite, new BlockCache(cachedBlocks), this.#settleInbox);
   }
 
   get started(): boolean {
@@ -138,20 +148,27 @@ export class TelemetryService {
     const { sqlite, logger, metrics } = this.#ctx;
     this.#stopping = false;
     this.#lookups.install({ triggers: true });
-    const tracker = new RollupTracker(sqlite);
+    const statements = new WriteStatements(sqlite);
     const young = new YoungBlocks();
+    const inbox = new TelemetryInbox(sqlite, statements, young, this.#options.blockPoints);
+    // Rows a crash (or a kill) left in the inbox: stored points like any other, moved first.
+    inbox.settle();
+    const tracker = new RollupTracker(sqlite, inbox.settle);
     const lookups = this.#lookups;
     const commits = new GroupCommit(
       {
         sqlite,
-        statements: new WriteStatements(sqlite),
+        statements,
         lookups,
         tracker,
+        inbox,
         young,
         totals: this.#totals,
         warn: (message, fields) => logger.warn(message, fields),
         // The triggers see this connection's changes; another process's are caught here.
-        beforeWrite: () => lookups.clearIfChangedElsewhere(),
+        beforeWrite: () => {
+          if (lookups.clearIfChangedElsewhere()) inbox.suspectAll();
+        },
       },
       this.#options,
     );
@@ -168,10 +185,20 @@ export class TelemetryService {
       setTimeout(() => this.#scheduledPacking(), this.#options.packFirstRunMs),
       setInterval(() => this.#scheduledPacking(), this.#options.packIntervalMs),
       setInterval(() => this.#scheduledRollup(), this.#options.rollupIntervalMs),
+      setInterval(() => commits.moveInbox(), this.#options.inboxMoveIntervalMs),
     ];
     for (const t of timers) t.unref();
     const packer = new TelemetryPacker(sqlite, tracker, young);
-    this.#running = { commits, tracker, packer, checkpointer, timers, coldQuiet: undefined, autocheckpoint };
+    this.#running = {
+      commits,
+      inbox,
+      tracker,
+      packer,
+      checkpointer,
+      timers,
+      coldQuiet: undefined,
+      autocheckpoint,
+    };
     // After a restart, find the series whose roll-up a crash cut short, then roll them up.
     this.#runBackground(() =>
       tracker.scan(() => this.#stopping).then(() => tracker.drain(() => this.#stopping)),
@@ -186,6 +213,7 @@ export class TelemetryService {
     for (const t of running.timers) clearTimeout(t);
     clearTimeout(running.coldQuiet);
     running.commits.flush();
+    running.commits.moveInbox();
     await this.#background?.catch(() => undefined);
     await this.#retentionRun?.catch(() => 0);
     await this.#packRun?.catch(() => undefined);
@@ -234,9 +262,13 @@ export class TelemetryService {
     this.#require().tracker.ensure(seriesIds);
   }
 
-  /** Rolls up everything pending, now (tests; readers of many series). */
+  /**
+   * Empties the inbox and rolls up everything pending, now (tests; readers of many series): the
+   * raw rows, packed blocks and rollups then hold every committed reading.
+   */
   rollUpAll(): void {
-    const { tracker } = this.#require();
+    const { tracker, inbox } = this.#require();
+    inbox.settle();
     while (!tracker.step());
   }
 
@@ -251,9 +283,10 @@ export class TelemetryService {
    */
   runRetention(): Promise<number> {
     if (this.#retentionRun) return this.#retentionRun;
-    const { tracker } = this.#require();
-    const run = tracker
-      .drain(() => this.#stopping)
+    const { tracker, inbox } = this.#require();
+    const run = Promise.resolve()
+      .then(() => inbox.settle())
+      .then(() => tracker.drain(() => this.#stopping))
       .then(async () => {
         const cutoff = this.retentionCutoff(this.#ctx.clock.now().getTime());
         const deleted = await deleteExpiredRaw(this.#ctx.sqlite, cutoff, () => this.#stopping);
@@ -286,11 +319,12 @@ export class TelemetryService {
    */
   runPacking(cutoffMs?: number): Promise<PackTotals> {
     if (this.#packRun) return this.#packRun;
-    const { tracker, packer } = this.#require();
+    const { tracker, packer, inbox } = this.#require();
     const { logger } = this.#ctx;
     const stop = () => this.#stopping;
-    const run = tracker
-      .drain(stop)
+    const run = Promise.resolve()
+      .then(() => inbox.settle())
+      .then(() => tracker.drain(stop))
       .then(async () => {
         const cutoff = cutoffMs ?? this.packCutoff(this.#ctx.clock.now().getTime());
         const before = new Date(cutoff).toISOString();
@@ -332,6 +366,9 @@ export class TelemetryService {
     this.#packRun = run;
     return run;
   }
+
+  /** Readers call it first: the inbox's rows become raw rows or blocks (inbox.ts). */
+  readonly #settleInbox = (): void => this.#running?.inbox.settle();
 
   #require(): Running {
     if (!this.#running || this.#stopping) {

@@ -1,17 +1,21 @@
 import type { Statement } from "better-sqlite3";
 import type { Sqlite } from "../../db/client.ts";
+import { appendStatements } from "./chunked-append.ts";
 import { SeriesPoints } from "./series-points.ts";
-
-/** Rows per multi-row INSERT on the append path; the remainder uses the smaller sizes. */
-export const INSERT_CHUNKS = [128, 32, 8, 1] as const;
 
 /**
  * The ingest hot path's prepared statements (DESIGN.md, Storage): raw better-sqlite3 rather than
  * the query builder, which would rebuild the SQL text for every row.
  */
 export class WriteStatements {
-  /** Multi-row appends, by row count (INSERT_CHUNKS). */
-  readonly append: ReadonlyMap<number, Statement<unknown[]>>;
+  /** Multi-row appends to the inbox, by row count (chunked-append.ts). */
+  readonly inboxAppend: ReadonlyMap<number, Statement<unknown[]>>;
+  /**
+   * Multi-row appends to telemetry_raw, for rows moved out of the inbox. They cannot collide (an
+   * inbox row is stored nowhere else); the ON CONFLICT clause (~0.25 µs a row) keeps one that
+   * somehow did from failing every later move.
+   */
+  readonly rawAppend: ReadonlyMap<number, Statement<unknown[]>>;
   /** A block of new readings written straight from a commit (raw-insert.ts, writeBlocks). */
   readonly insertBlock: Statement<[number, number, number, number, Uint8Array]>;
   /** No stored point of the series in [first, last], raw or packed. */
@@ -26,18 +30,8 @@ export class WriteStatements {
   readonly countUsage: Statement<[string, string, number]>;
 
   constructor(sqlite: Sqlite) {
-    const append = new Map<number, Statement<unknown[]>>();
-    for (const rows of INSERT_CHUNKS) {
-      append.set(
-        rows,
-        sqlite.prepare(
-          // No ON CONFLICT clause: these rows cannot collide, and the check costs ~0.25 µs a row
-          // (measured); a row that does collide fails the statement (raw-insert.ts retries).
-          `INSERT INTO telemetry_raw (series_id, ts, value) VALUES ${Array(rows).fill("(?, ?, ?)").join(", ")}`,
-        ),
-      );
-    }
-    this.append = append;
+    this.inboxAppend = appendStatements(sqlite, "telemetry_inbox");
+    this.rawAppend = appendStatements(sqlite, "telemetry_raw", " ON CONFLICT DO NOTHING");
     this.insertBlock = sqlite.prepare(
       "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES (?, ?, ?, ?, ?)",
     );

@@ -1,5 +1,6 @@
 import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../shared/telemetry/batch.ts";
 import { notFound } from "../../errors.ts";
+import type { TelemetryInbox } from "./inbox.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
 import { type BlockWrites, insertRaw } from "./raw-insert.ts";
@@ -52,6 +53,7 @@ export function writeTelemetry(
   stmts: WriteStatements,
   lookups: TelemetryLookups,
   tracker: RollupTracker,
+  inbox: TelemetryInbox,
   jobs: readonly WriteJob[],
   options: WriteOptions,
 ): WriteOutcome {
@@ -138,6 +140,8 @@ export function writeTelemetry(
   entryRow[entryCount] = row;
 
   const order = seriesTimeOrder(slots, entrySlot, entryRow, rowTs);
+  // Older readings are checked against stored ones, and inbox rows count as stored (inbox.ts).
+  if (!options.appendFastPath || holdsOlder(slots, rowSlot, rowTs)) inbox.settle();
 
   const stored = new Uint8Array(rowCount);
   const blocks = insertRaw(
@@ -213,6 +217,15 @@ export function writeTelemetry(
       }
     },
   };
+}
+
+/** Whether a row is not newer than its series' newest committed reading. */
+function holdsOlder(slots: readonly Slot[], rowSlot: Int32Array, rowTs: Float64Array): boolean {
+  for (let r = 0; r < rowTs.length; r++) {
+    const lastTs = at(slots, rowSlot[r] ?? 0).committedLastTs;
+    if (lastTs !== null && (rowTs[r] ?? 0) <= lastTs) return true;
+  }
+  return false;
 }
 
 /**

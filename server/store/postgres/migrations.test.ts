@@ -380,6 +380,7 @@ postgres.describe("PostgreSQL schema and migrations (server/store/postgres)", ()
         await db
           .insert(pgSchema.telemetryRollup1h)
           .values({ seriesId: s, bucket: day0, count: 1, sum: 1, min: 1, max: 1 });
+        await db.insert(pgSchema.telemetryInbox).values({ seriesId: s, ts: day0 + 3 * DAY, value: 1 });
       }
       const placed = await pool.query<{ ts: string; part: string }>(
         "SELECT ts, tableoid::regclass::text AS part FROM telemetry_raw WHERE series_id = $1 ORDER BY ts",
@@ -402,14 +403,18 @@ postgres.describe("PostgreSQL schema and migrations (server/store/postgres)", ()
       // A series' readings, blocks and rollups go with it: with its asset, or with its project.
       const left = async (s: number) =>
         Promise.all(
-          ["telemetry_raw", "telemetry_packed", "telemetry_rollup_5m", "telemetry_rollup_1h"].map((t) =>
-            count(`${t} WHERE series_id = $1`, [s]),
-          ),
+          [
+            "telemetry_raw",
+            "telemetry_packed",
+            "telemetry_rollup_5m",
+            "telemetry_rollup_1h",
+            "telemetry_inbox",
+          ].map((t) => count(`${t} WHERE series_id = $1`, [s])),
         );
-      expect(await left(s1)).toEqual([4, 1, 1, 1]);
+      expect(await left(s1)).toEqual([4, 1, 1, 1, 1]);
       await pool.query("DELETE FROM assets WHERE id = $1", [a.wellId]);
-      expect(await left(s1)).toEqual([0, 0, 0, 0]);
-      expect(await left(s2)).toEqual([4, 1, 1, 1]);
+      expect(await left(s1)).toEqual([0, 0, 0, 0, 0]);
+      expect(await left(s2)).toEqual([4, 1, 1, 1, 1]);
 
       // Retention: only days that ended by the cutoff go, whole.
       const partitions = async () =>
@@ -424,7 +429,7 @@ postgres.describe("PostgreSQL schema and migrations (server/store/postgres)", ()
       expect(await count("telemetry_raw WHERE series_id = $1", [s2])).toBe(2);
 
       await pool.query("DELETE FROM projects WHERE id = $1", [b.projectId]);
-      expect(await left(s2)).toEqual([0, 0, 0, 0]);
+      expect(await left(s2)).toEqual([0, 0, 0, 0, 0]);
     },
   );
 });
