@@ -31,11 +31,15 @@ export class ChunkedAppend {
   readonly #args = new Map(INSERT_CHUNKS.map((size) => [size, new Array<number>(size * 3).fill(0)]));
   /** Pending rows, flat: series, ts, value, series, … */
   readonly #pending: number[] = [];
-  /** Rows inserted so far. */
-  rows = 0;
+  #rows = 0;
 
   constructor(statements: ReadonlyMap<number, Statement<unknown[]>>) {
     this.#statements = statements;
+  }
+
+  /** Rows inserted so far. */
+  get rows(): number {
+    return this.#rows;
   }
 
   push(series: number, ts: number, value: number): void {
@@ -56,7 +60,7 @@ export class ChunkedAppend {
         for (let k = 0; k < 3 * size; k++) args[k] = pending[offset + k] ?? 0;
         statement.run(...args);
         offset += 3 * size;
-        this.rows += size;
+        this.#rows += size;
       }
     }
     pending.length = 0;

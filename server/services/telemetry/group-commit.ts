@@ -163,7 +163,8 @@ export class GroupCommit {
       this.#moveScheduled = true;
       setImmediate(() => {
         this.#moveScheduled = false;
-        this.moveInbox();
+        // The server may have stopped meanwhile: the next start moves the rows.
+        if (sqlite.open) this.moveInbox();
       });
     }
     return outcome;
