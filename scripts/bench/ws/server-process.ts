@@ -65,6 +65,8 @@ answer({
       NODE_ENV: "test",
       LOG_LEVEL: "silent",
       TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      // Unset: the server's default (from the CPU count), as deployed.
+      ...(process.env.HTTP_WORKERS ? { HTTP_WORKERS: process.env.HTTP_WORKERS } : {}),
     });
     server = new CaudalServer({ config, logger: createLogger("silent") });
     await server.start();
