@@ -1,3 +1,4 @@
+import type { Sqlite } from "../../db/client.ts";
 import { decodeBlock, encodeBlock } from "./codec/block.ts";
 import { num } from "./indexed.ts";
 import type { PackStatements, PackStep } from "./pack-block.ts";
@@ -7,10 +8,10 @@ import { type BlockKey, MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";
 const KEYS_PER_LOOK = 512;
 
 /**
- * Series whose commits wrote packed blocks straight from ingest (raw-insert.ts), with where their
- * first such block starts. Those blocks are as small as a commit's share of the series; the packer
- * joins them (compactNext) once they are older than its cutoff. Kept in memory only: after a
- * restart, blocks written before it stay as they are, which costs bytes, never points.
+ * Series whose commits wrote packed blocks straight from ingest (raw-insert.ts, inbox.ts), with
+ * where their first such block starts. Those blocks are as small as a commit's share of the
+ * series; the packer joins them (compactNext) once they are older than its cutoff. Kept in
+ * memory, and found again after a restart (seedYoungBlocks).
  */
 export class YoungBlocks {
   readonly #from = new Map<number, number>();
@@ -33,6 +34,37 @@ export class YoungBlocks {
 
   get size(): number {
     return this.#from.size;
+  }
+}
+
+/** How far back a start-up looks for small blocks a restart forgot (seedYoungBlocks). */
+export const YOUNG_BLOCKS_LOOKBACK_MS = 7 * 24 * 3600_000;
+
+/**
+ * After a restart: notes, per series, its first block under JOIN_BELOW_POINTS points that starts
+ * at or after `sinceMs`, so the packer joins the small blocks written before the restart too. One
+ * index range read a series (up to the first small block), yielding to the event loop every 500
+ * series. Older small blocks (a backlog written more than the lookback before its restart) keep
+ * their size: bytes, never points.
+ */
+export async function seedYoungBlocks(
+  sqlite: Sqlite,
+  young: YoungBlocks,
+  sinceMs: number,
+  shouldStop: () => boolean,
+): Promise<void> {
+  const ids = sqlite.prepare<[], number>("SELECT id FROM telemetry_series").pluck().all();
+  const firstSmall = sqlite
+    .prepare<[number, number, number], number>(
+      "SELECT first_ts FROM telemetry_packed WHERE series_id = ? AND first_ts >= ? AND count < ? ORDER BY first_ts LIMIT 1",
+    )
+    .pluck();
+  for (let i = 0; i < ids.length; i++) {
+    if (shouldStop()) return;
+    const id = num(ids, i);
+    const first = firstSmall.get(id, sinceMs, JOIN_BELOW_POINTS);
+    if (first !== undefined) young.note(id, first);
+    if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

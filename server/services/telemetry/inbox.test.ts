@@ -128,4 +128,21 @@ describe("the telemetry inbox", () => {
     expect([inboxRows(asset), rawRows(asset)]).toEqual([0, 4]);
     expect(read(asset)).toEqual(seconds(0, 4));
   });
+
+  it("after a restart, the packer still joins the small blocks written before it", async () => {
+    const asset = await t.asset(projectId);
+    // Three commits of 20 new readings: three blocks straight from ingest.
+    for (let k = 0; k < 3; k++) await write(asset, seconds(k * 20, 20));
+    expect(blocks(asset)).toBe(3);
+    await service.stop();
+    // A new process: nothing in memory says which blocks are small.
+    service = new TelemetryService(t.server.context, { inboxMoveIntervalMs: 3600_000 });
+    service.start();
+    t.clock.advance(3 * 3600 * SECOND);
+    const now = t.clock.now().getTime();
+    const totals = await service.runPacking(now - (now % (3600 * SECOND)));
+    expect(totals.rewritten).toBeGreaterThan(0);
+    expect(blocks(asset)).toBe(1);
+    expect(read(asset)).toEqual(seconds(0, 60));
+  });
 });

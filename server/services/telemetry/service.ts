@@ -3,7 +3,7 @@ import { AppError } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
-import { YoungBlocks } from "./compact-blocks.ts";
+import { seedYoungBlocks, YOUNG_BLOCKS_LOOKBACK_MS, YoungBlocks } from "./compact-blocks.ts";
 import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./group-commit.ts";
 import { TelemetryInbox } from "./inbox.ts";
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
@@ -199,9 +199,14 @@ export class TelemetryService {
       coldQuiet: undefined,
       autocheckpoint,
     };
-    // After a restart, find the series whose roll-up a crash cut short, then roll them up.
+    // After a restart: the small blocks the packer is to join, and the series whose roll-up a
+    // crash cut short, which are then rolled up.
+    const stop = () => this.#stopping;
+    const since = this.#ctx.clock.now().getTime() - YOUNG_BLOCKS_LOOKBACK_MS;
     this.#runBackground(() =>
-      tracker.scan(() => this.#stopping).then(() => tracker.drain(() => this.#stopping)),
+      seedYoungBlocks(sqlite, young, since, stop)
+        .then(() => tracker.scan(stop))
+        .then(() => tracker.drain(stop)),
     );
   }
 
