@@ -199,13 +199,15 @@ export class TelemetryService {
       coldQuiet: undefined,
       autocheckpoint,
     };
-    // After a restart: the small blocks the packer is to join, and the series whose roll-up a
-    // crash cut short, which are then rolled up.
+    // After a restart: the series whose roll-up a crash cut short (found before start() returns
+    // when there are fewer than 500 series), the small blocks the packer is to join, then the
+    // roll-up of those series.
     const stop = () => this.#stopping;
     const since = this.#ctx.clock.now().getTime() - YOUNG_BLOCKS_LOOKBACK_MS;
     this.#runBackground(() =>
-      seedYoungBlocks(sqlite, young, since, stop)
-        .then(() => tracker.scan(stop))
+      tracker
+        .scan(stop)
+        .then(() => seedYoungBlocks(sqlite, young, since, stop))
         .then(() => tracker.drain(stop)),
     );
   }
