@@ -8,9 +8,10 @@ export type PointRow = [number, number];
 
 /*
  * A series' stored points, wherever they are: raw rows (recent readings, and late ones not yet
- * merged into their block) and packed blocks (cold readings), once the inbox has moved there. A (series, ts) lives in exactly one
- * of the two, so the union holds each point once; each read here merges both in ts order, and
- * every reader of stored points goes through it.
+ * merged into their block) and packed blocks (cold readings), once the inbox has moved its rows
+ * there (`beforeRead`). A (series, ts) lives in exactly one of the two, so the union holds each
+ * point once; each read here merges both in ts order, and every reader of stored points goes
+ * through it.
  */
 export class SeriesPoints {
   readonly #rawAscending: Statement<[number, number, number, number], PointRow>;
