@@ -86,6 +86,45 @@ describe("the packing pass of a running server", () => {
   });
 });
 
+describe("a pass that only joins blocks written straight from ingest", () => {
+  let t: TestServer;
+  const lines: Record<string, unknown>[] = [];
+  beforeAll(async () => {
+    t = await TestServer.start(
+      { TELEMETRY_BLOCK_POINTS: "16" },
+      { logger: createLogger("info", (l) => lines.push(JSON.parse(l))) },
+    );
+  });
+  afterAll(async () => t.stop());
+
+  it("gives the freed pages back and truncates the WAL, as a pass that packs raw rows does", async () => {
+    const token = (await t.admin()).token;
+    const asset = await t.asset(await t.project());
+    const cutoff = t.server.telemetry.packCutoff(t.clock.now().getTime());
+    const start = cutoff - 2 * HOUR;
+    // Two requests of 20 readings: two blocks straight from ingest, no raw row.
+    for (const first of [0, 20]) {
+      const items = Array.from({ length: 20 }, (_, i) => ({
+        asset_id: asset,
+        timestamp: iso(start + (first + i) * 60_000),
+        readings: [{ variable: "v", value: first + i }],
+      }));
+      expect((await t.request("/api/telemetry/batch", { token, body: { items } })).status).toBe(201);
+    }
+    const count = (sql: string) => t.server.context.sqlite.prepare<[], number>(sql).pluck().get();
+    expect(count("SELECT count(*) FROM telemetry_packed")).toBe(2);
+    lines.length = 0;
+    const totals = await t.server.telemetry.runPacking(cutoff);
+    expect(totals).toMatchObject({ rawRows: 0, blocks: 1, rewritten: 2 });
+    expect(count("SELECT count(*) FROM telemetry_packed")).toBe(1);
+    expect(lines.find((l) => l.msg === "telemetry packed")).toMatchObject({
+      raw_rows: 0,
+      blocks_rewritten: 2,
+      wal_truncated: true,
+    });
+  });
+});
+
 describe("readings written already cold", () => {
   let t: TestServer;
   const lines: Record<string, unknown>[] = [];

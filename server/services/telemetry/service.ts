@@ -347,7 +347,8 @@ export class TelemetryService {
         this.#totals.packedRows += totals.rawRows;
         this.#totals.packedBlocks += totals.blocks;
         this.#totals.packSeconds += totals.seconds;
-        if (totals.rawRows > 0) {
+        // A pass that only joined blocks written straight from ingest frees pages too.
+        if (totals.rawRows > 0 || totals.rewritten > 0) {
           const released = await packer.releaseFreePages(stop);
           const walTruncated = await packer.truncateWal(stop);
           logger.info("telemetry packed", {
