@@ -118,15 +118,18 @@ export function writeTelemetry(
   const rowValue = new Float64Array(rowCount);
   let entry = 0;
   let row = 0;
+  // A reading not newer than its series' newest committed one: checked against stored readings.
+  let holdsOlder = false;
   for (const { batch } of jobs) {
     for (const s of batch.series) {
       const slot = slotFor(s);
-      const seriesId = at(slots, slot).id;
+      const { id: seriesId, committedLastTs } = at(slots, slot);
       entrySlot[entry] = slot;
       entryRow[entry] = row;
       const points = s.points;
       for (let k = 0; k < points.length; k++) {
         const [ts, value] = at(points, k);
+        if (committedLastTs !== null && ts <= committedLastTs) holdsOlder = true;
         rowSlot[row] = slot;
         rowSeries[row] = seriesId;
         rowEntry[row] = entry;
@@ -141,7 +144,7 @@ export function writeTelemetry(
 
   const order = seriesTimeOrder(slots, entrySlot, entryRow, rowTs);
   // Older readings are checked against stored ones, and inbox rows count as stored (inbox.ts).
-  if (!options.appendFastPath || holdsOlder(slots, rowSlot, rowTs)) inbox.settle();
+  if (!options.appendFastPath || holdsOlder) inbox.settle();
 
   const stored = new Uint8Array(rowCount);
   const blocks = insertRaw(
@@ -217,15 +220,6 @@ export function writeTelemetry(
       }
     },
   };
-}
-
-/** Whether a row is not newer than its series' newest committed reading. */
-function holdsOlder(slots: readonly Slot[], rowSlot: Int32Array, rowTs: Float64Array): boolean {
-  for (let r = 0; r < rowTs.length; r++) {
-    const lastTs = at(slots, rowSlot[r] ?? 0).committedLastTs;
-    if (lastTs !== null && (rowTs[r] ?? 0) <= lastTs) return true;
-  }
-  return false;
 }
 
 /**
