@@ -8,7 +8,6 @@ import { createApp } from "./app.ts";
 import { MqttBroker } from "./broker/broker.ts";
 import { agentMessageHandlers } from "./broker/handlers.ts";
 import type { ServerConfig } from "./config.ts";
-import { type DatabaseHandle, openDatabase } from "./db/client.ts";
 import { createMetricsRegistry } from "./http/metrics.ts";
 import { openRequestLogFile, type RequestLogFile } from "./http/request-log.ts";
 import { FrontDoor, serveOn } from "./http-workers/front-door.ts";
@@ -23,6 +22,7 @@ import { InstallerBuildWorker } from "./services/distribution/installer-builds/b
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
 import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
+import { type DatabaseHandle, openDatabase } from "./store/sqlite/client.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
 import type { LiveTelemetryOptions } from "./ws/stream-options.ts";
 import { withUpgradeRefusals } from "./ws/upgrade-refusal.ts";

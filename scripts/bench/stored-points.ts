@@ -1,5 +1,5 @@
-import type { Sqlite } from "../../server/db/client.ts";
 import { decodeBlock } from "../../server/services/telemetry/codec/block.ts";
+import type { Sqlite } from "../../server/store/sqlite/client.ts";
 
 /**
  * Telemetry points stored with from ≤ ts < before: raw rows, inbox rows and the points of packed

@@ -31,7 +31,7 @@ describe(".dockerignore: the build context is what the Dockerfile copies, nothin
     "package.json",
     "package-lock.json",
     "server/main.ts",
-    "server/db/migrations/meta/_journal.json",
+    "server/store/sqlite/migrations/meta/_journal.json",
     "shared/jcs.ts",
     "scripts/container/build-image-root.sh",
     "console/src/main.ts",

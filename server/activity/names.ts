@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { assets, projects } from "../db/schema/index.ts";
 import type { ServiceContext } from "../services/context.ts";
+import { assets, projects } from "../store/sqlite/schema/index.ts";
 
 /** A project's name for a console line; its id when it is gone. */
 export function projectName(ctx: ServiceContext, id: string): string {

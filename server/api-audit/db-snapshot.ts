@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Sqlite } from "../db/client.ts";
 import { decodeBlock } from "../services/telemetry/codec/block.ts";
+import type { Sqlite } from "../store/sqlite/client.ts";
 
 /** Per table: its row count and a hash of every row. */
 export type Snapshot = Map<string, { rows: number; hash: string }>;

@@ -1,7 +1,7 @@
 import type { Registry } from "prom-client";
 import type { ServerConfig } from "../config.ts";
-import type { Db, Sqlite } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import type { Db, Sqlite } from "../store/sqlite/client.ts";
 import type { EventBus } from "./events.ts";
 
 export type Clock = {

@@ -1,7 +1,7 @@
-import { openDatabase } from "../db/client.ts";
 import { YoungBlocks } from "../services/telemetry/compact-blocks.ts";
 import { TelemetryPacker } from "../services/telemetry/packer.ts";
 import { RollupTracker } from "../services/telemetry/rollup-tracker.ts";
+import { openDatabase } from "../store/sqlite/client.ts";
 
 /*
  * A process that starts packing a server database and is killed (SIGKILL) in the middle of its

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { variables } from "../../../server/db/schema/index.ts";
+import { variables } from "../../../server/store/sqlite/schema/index.ts";
 import { type SyncBenchServer, startSyncBenchServer } from "../sync/fixtures.ts";
 
 export type SparkplugSite = {

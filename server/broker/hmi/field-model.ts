@@ -1,9 +1,16 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { DataType } from "../../../shared/field/data-types.ts";
 import { slugify } from "../../../shared/field/slug.ts";
-import { alarms, assets, devices, projects, telemetrySeries, variables } from "../../db/schema/index.ts";
 import { parseHealthReport } from "../../services/agents/health-report.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import {
+  alarms,
+  assets,
+  devices,
+  projects,
+  telemetrySeries,
+  variables,
+} from "../../store/sqlite/schema/index.ts";
 import type { NodeInfo } from "./sparkplug/payloads.ts";
 
 /** One enabled variable of an asset, as HMIs see it. */

@@ -1,7 +1,7 @@
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { projects } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { AlarmNotice, TelemetryEvent } from "../../services/events.ts";
+import { projects } from "../../store/sqlite/schema/index.ts";
 import { loadFieldModel } from "./field-model.ts";
 import type { HmiPublish } from "./hmi-access.ts";
 import { HmiProject } from "./hmi-project.ts";

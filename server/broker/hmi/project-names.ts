@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SPARKPLUG_NAMESPACE, sparkplugTopics, UNS_ROOT } from "../../../shared/mqtt/hmi-topics.ts";
-import { projects } from "../../db/schema/index.ts";
 import type { ServiceContext } from "../../services/context.ts";
+import { projects } from "../../store/sqlite/schema/index.ts";
 
 /** How HMIs address one project: its Sparkplug group and node, primary host, and UNS level. */
 export type ProjectNames = {

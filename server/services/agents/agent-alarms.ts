@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { alarmEvents, alarms, alertRules, assets } from "../../db/schema/index.ts";
+import { alarmEvents, alarms, alertRules, assets } from "../../store/sqlite/schema/index.ts";
 import type { AlarmRow } from "../alarms/alarm-dto.ts";
 import { publishAlarms } from "../alarms/publish.ts";
 import type { ServiceContext } from "../context.ts";

@@ -1,6 +1,6 @@
 import { DEFAULT_PORTS, isModbus } from "../../../shared/field/protocol-config.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
-import type { devices, variables } from "../../db/schema/index.ts";
+import type { devices, variables } from "../../store/sqlite/schema/index.ts";
 import type { Keys } from "../context.ts";
 import { storedSettings } from "../field/devices/device-settings.ts";
 import { openSettingsPassword } from "../field/devices/settings-password.ts";

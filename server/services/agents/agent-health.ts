@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { agentStatus, projects } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { agentStatus, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 

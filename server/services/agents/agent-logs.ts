@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
-import { agentLogs, projects } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { agentLogs, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { agentStatus } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { agentStatus } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** The agent's own deadline for a request: a little less than ours, so its answer beats our timeout. */

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { agentStatus, projects } from "../../db/schema/index.ts";
+import { agentStatus, projects } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AgentHealthReport } from "./health-report.ts";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { projects } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { projects } from "../../store/sqlite/schema/index.ts";
 import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";

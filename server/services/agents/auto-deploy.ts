@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { projects } from "../../db/schema/index.ts";
+import { projects } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { autoDeployProject } from "./deploy.ts";
 import { KeyedDebounce } from "./keyed-debounce.ts";

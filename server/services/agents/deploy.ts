@@ -2,8 +2,15 @@ import { randomUUID } from "node:crypto";
 import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { type AgentRuntimeConfig, configHash } from "../../../shared/mqtt/agent-config.ts";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { alertRules, assets, deployments, devices, projects, variables } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import {
+  alertRules,
+  assets,
+  deployments,
+  devices,
+  projects,
+  variables,
+} from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditLog, enrollmentCodes } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { auditLog, enrollmentCodes } from "../../store/sqlite/schema/index.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import {

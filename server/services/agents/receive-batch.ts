@@ -1,7 +1,7 @@
 import type { Statement } from "better-sqlite3";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import type { BatchSeries } from "../../../shared/telemetry/batch.ts";
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import type { ServiceContext } from "../context.ts";
 import { telemetryService } from "../telemetry/service.ts";
 import { publishAgentAlarms, type StoredAgentAlarms, storeAgentAlarms } from "./agent-alarms.ts";

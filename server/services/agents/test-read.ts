@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
-import { variables } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { variables } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleDevice } from "../field/lookup.ts";

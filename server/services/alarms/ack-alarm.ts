@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { alarmEvents, alarms } from "../../db/schema/index.ts";
+import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type AlarmDto, toAlarmDto } from "./alarm-dto.ts";

@@ -1,4 +1,4 @@
-import type { alarms } from "../../db/schema/index.ts";
+import type { alarms } from "../../store/sqlite/schema/index.ts";
 import type { AlarmEventDto } from "../events.ts";
 
 export type AlarmRow = typeof alarms.$inferSelect;

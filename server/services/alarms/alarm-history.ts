@@ -1,6 +1,6 @@
 import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
-import { alarmEvents, alarms } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleAsset } from "../field/lookup.ts";

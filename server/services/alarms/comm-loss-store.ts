@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { COMM_LOSS_SEVERITY, COMM_LOSS_VARIABLE } from "../../../shared/alarms/comm-loss.ts";
 import { commLossMessage } from "../../../shared/alarms/message.ts";
-import type { Db } from "../../db/client.ts";
-import { alarmEvents, alarms, assets } from "../../db/schema/index.ts";
+import type { Db } from "../../store/sqlite/client.ts";
+import { alarmEvents, alarms, assets } from "../../store/sqlite/schema/index.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 
 export type CommLossCandidate = { assetId: string; silentSeconds: number };

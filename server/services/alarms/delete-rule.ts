@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { alertRules } from "../../db/schema/index.ts";
+import { alertRules } from "../../store/sqlite/schema/index.ts";
 import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";

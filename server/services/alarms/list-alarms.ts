@@ -1,5 +1,5 @@
 import { and, desc, eq, or } from "drizzle-orm";
-import { alarms } from "../../db/schema/index.ts";
+import { alarms } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type AlarmDto, toAlarmDto } from "./alarm-dto.ts";

@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { alertRules } from "../../db/schema/index.ts";
+import { alertRules } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type AlertRuleDto, toAlertRuleDto } from "./rule-dto.ts";

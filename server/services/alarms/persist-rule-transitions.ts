@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Transition } from "../../../shared/alarms/evaluator.ts";
 import { ruleAlarmMessage } from "../../../shared/alarms/message.ts";
-import type { Db } from "../../db/client.ts";
-import { alarmEvents, alarms } from "../../db/schema/index.ts";
+import type { Db } from "../../store/sqlite/client.ts";
+import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 import type { CompiledRule } from "./rule-cache.ts";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { alertRules } from "../../db/schema/index.ts";
 import { badRequest } from "../../errors.ts";
+import { alertRules } from "../../store/sqlite/schema/index.ts";
 import { configChanged } from "../agents/config-changed.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { alarmEvents, alarms } from "../../db/schema/index.ts";
+import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { RuleState } from "../../../shared/alarms/evaluator.ts";
 import type { EvaluatorRule } from "../../../shared/alarms/rule.ts";
-import { alertRules } from "../../db/schema/index.ts";
+import { alertRules } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 
 /** An enabled rule as the hot path needs it: the evaluator's fields plus what a raise records. */

@@ -1,5 +1,5 @@
 import { ruleRedefined } from "../../../shared/alarms/rule.ts";
-import type { alertRules } from "../../db/schema/index.ts";
+import type { alertRules } from "../../store/sqlite/schema/index.ts";
 
 export type AlertRuleRow = typeof alertRules.$inferSelect;
 

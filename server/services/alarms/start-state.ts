@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNotNull, max } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { alarms, projects, telemetrySeries } from "../../db/schema/index.ts";
+import type { Db } from "../../store/sqlite/client.ts";
+import { alarms, projects, telemetrySeries } from "../../store/sqlite/schema/index.ts";
 
 export type OpenAlarm = {
   id: string;

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { desc } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
-import { auditLog } from "../../db/schema/index.ts";
+import type { Db } from "../../store/sqlite/client.ts";
+import { auditLog } from "../../store/sqlite/schema/index.ts";
 
 export type AuditEntry = {
   at: Date;

@@ -1,4 +1,4 @@
-import type { auditLog } from "../../db/schema/index.ts";
+import type { auditLog } from "../../store/sqlite/schema/index.ts";
 
 type AuditRow = typeof auditLog.$inferSelect;
 

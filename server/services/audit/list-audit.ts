@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { seesAllProjects } from "../../../shared/roles.ts";
-import { auditLog } from "../../db/schema/index.ts";
 import { badRequest, notFound } from "../../errors.ts";
+import { auditLog } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type AuditEntryDto, toAuditEntryDto } from "./audit-dto.ts";

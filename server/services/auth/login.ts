@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { recoveryCodes, users } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { recoveryCodes, users } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProjectSummaries } from "../users/user-dto.ts";

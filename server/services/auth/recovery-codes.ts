@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { recoveryCodes } from "../../db/schema/index.ts";
+import { recoveryCodes } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import { sha256Hex } from "./tokens.ts";
 

@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import { ROLES, type Role, seesAllProjects } from "../../../shared/roles.ts";
-import type { Sqlite } from "../../db/client.ts";
-import { refreshTokens, sessions, users } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
+import { refreshTokens, sessions, users } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";

@@ -1,6 +1,6 @@
 import { count } from "drizzle-orm";
-import { users } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { createUser, type NewUser } from "../users/create-user.ts";
 

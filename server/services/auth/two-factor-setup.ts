@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
 import { seal } from "./secret-box.ts";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema/index.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { accountLocked, checkTotp, consumeRecoveryCode } from "./login.ts";

@@ -1,4 +1,4 @@
-import type { invoices, usageSnapshots } from "../../db/schema/index.ts";
+import type { invoices, usageSnapshots } from "../../store/sqlite/schema/index.ts";
 import { centsToUsd, type PlanName } from "./plans.ts";
 
 type InvoiceRow = typeof invoices.$inferSelect;

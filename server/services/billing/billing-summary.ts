@@ -1,5 +1,5 @@
 import { eq, sum } from "drizzle-orm";
-import { invoices, subscriptions } from "../../db/schema/index.ts";
+import { invoices, subscriptions } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { centsToUsd, PLANS } from "./plans.ts";
 

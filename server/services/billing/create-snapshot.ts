@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { usageSnapshots } from "../../db/schema/index.ts";
+import { usageSnapshots } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type SnapshotDto, toSnapshotDto } from "./billing-dto.ts";

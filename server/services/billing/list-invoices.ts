@@ -1,5 +1,5 @@
 import { desc, eq } from "drizzle-orm";
-import { invoices } from "../../db/schema/index.ts";
+import { invoices } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type InvoiceDto, toInvoiceDto } from "./billing-dto.ts";

@@ -6,7 +6,7 @@ import {
   telemetryRollup5m,
   telemetrySeries,
   usageCounters,
-} from "../../db/schema/index.ts";
+} from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { BillingPeriod } from "./billing-period.ts";
 import { estimatedCostCents, PLANS, type PlanName } from "./plans.ts";

@@ -1,4 +1,4 @@
-import { subscriptions } from "../../db/schema/index.ts";
+import { subscriptions } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { monthOf } from "./billing-period.ts";
 import { hasInvoice, issueInvoiceIn } from "./issue-invoice.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { invoices } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { invoices } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { type invoices, subscriptions } from "../../db/schema/index.ts";
+import { type invoices, subscriptions } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";

@@ -1,4 +1,4 @@
-import { subscriptions } from "../../db/schema/index.ts";
+import { subscriptions } from "../../store/sqlite/schema/index.ts";
 import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { monthOf } from "./billing-period.ts";
 import { issueInvoiceIn } from "./issue-invoice.ts";

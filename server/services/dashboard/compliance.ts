@@ -1,5 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
-import { anhReports, type projects } from "../../db/schema/index.ts";
+import { anhReports, type projects } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { lastClosedDay } from "../reports/production-day.ts";
 

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gte, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import { roleCan, seesAllProjects } from "../../../shared/roles.ts";
-import { alarms, assets, projects, telemetrySeries } from "../../db/schema/index.ts";
+import { alarms, assets, projects, telemetrySeries } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type ComplianceEntry, projectCompliance } from "./compliance.ts";

@@ -1,4 +1,4 @@
-import type { assets, devices, projects, variables } from "../../db/schema/index.ts";
+import type { assets, devices, projects, variables } from "../../store/sqlite/schema/index.ts";
 import { type AgentHealthReport, parseHealthReport } from "../agents/health-report.ts";
 import { storedSettings } from "./devices/device-settings.ts";
 

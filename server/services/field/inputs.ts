@@ -1,4 +1,4 @@
-import type { assets, devices, variables } from "../../db/schema/index.ts";
+import type { assets, devices, variables } from "../../store/sqlite/schema/index.ts";
 
 /*
  * Create and replace bodies after validation (the route's zod schemas enforce ranges and enums).

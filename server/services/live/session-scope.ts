@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { type Role, seesAllProjects } from "../../../shared/roles.ts";
-import { sessions, users } from "../../db/schema/index.ts";
+import { sessions, users } from "../../store/sqlite/schema/index.ts";
 import { projectIdsOf } from "../auth/sessions.ts";
 import type { ServiceContext } from "../context.ts";
 

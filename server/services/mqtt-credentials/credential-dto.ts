@@ -1,4 +1,4 @@
-import type { mqttCredentials } from "../../db/schema/index.ts";
+import type { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 
 type CredentialRow = typeof mqttCredentials.$inferSelect;
 

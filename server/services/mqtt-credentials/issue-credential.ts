@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mqttCredentials } from "../../db/schema/index.ts";
+import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";

@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { mqttCredentials } from "../../db/schema/index.ts";
+import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProject } from "../field/lookup.ts";

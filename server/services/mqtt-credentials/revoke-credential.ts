@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { mqttCredentials } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";

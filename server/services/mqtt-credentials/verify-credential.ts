@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { mqttCredentials } from "../../db/schema/index.ts";
+import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { assets } from "../../db/schema/index.ts";
 import { badRequest } from "../../errors.ts";
+import { assets } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 
 type AssetType = (typeof assets.$inferSelect)["assetType"];

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { projects } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { projects } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 

@@ -1,4 +1,10 @@
-import { downtime, labResults, meterReadings, movements, wellTests } from "../../db/schema/index.ts";
+import {
+  downtime,
+  labResults,
+  meterReadings,
+  movements,
+  wellTests,
+} from "../../store/sqlite/schema/index.ts";
 
 /** The operational record tables (ANH 0651); each shares the columns of `recordColumns`. */
 export const recordTables = { movements, downtime, wellTests, labResults, meterReadings } as const;

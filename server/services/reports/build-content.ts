@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Sqlite } from "../../db/client.ts";
-import { assets, type projects } from "../../db/schema/index.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
+import { assets, type projects } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import { collectAlarms } from "./collect-alarms.ts";
 import { collectMeterReadings } from "./collect-meters.ts";

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, lt } from "drizzle-orm";
-import { alarms } from "../../db/schema/index.ts";
+import { alarms } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { AlarmsSection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, lt, lte } from "drizzle-orm";
-import { meterReadings } from "../../db/schema/index.ts";
+import { meterReadings } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import { supersededIds } from "./collect-records.ts";
 import type { MeterReadingsSection } from "./content-schema.ts";

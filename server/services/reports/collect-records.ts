@@ -1,5 +1,11 @@
 import { and, asc, eq, gt, gte, isNotNull, isNull, lt, or } from "drizzle-orm";
-import { downtime, labResults, type meterReadings, movements, wellTests } from "../../db/schema/index.ts";
+import {
+  downtime,
+  labResults,
+  type meterReadings,
+  movements,
+  wellTests,
+} from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type {
   DowntimeSection,

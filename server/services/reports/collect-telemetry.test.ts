@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
-import { assets, devices, projects, variables } from "../../db/schema/index.ts";
+import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
+import { assets, devices, projects, variables } from "../../store/sqlite/schema/index.ts";
 import { BUCKET_MS, collectTelemetry } from "./collect-telemetry.ts";
 import { productionDay } from "./production-day.ts";
 

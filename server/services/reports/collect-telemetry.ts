@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { Sqlite } from "../../db/client.ts";
-import { assets, devices, variables } from "../../db/schema/index.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
+import { assets, devices, variables } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { DataQualitySection, TelemetrySection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, lte } from "drizzle-orm";
-import { anhReports, projects } from "../../db/schema/index.ts";
+import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { generateReport } from "./generate-report.ts";

@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { canonicalBytes, JcsError } from "../../../shared/jcs.ts";
-import { anhReports, projects } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../errors.ts";
+import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { telemetryService } from "../telemetry/service.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { anhReports, projects } from "../../db/schema/index.ts";
 import { AppError, notFound } from "../../errors.ts";
+import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AnhReportContent } from "./content-schema.ts";

@@ -1,7 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, type SQL } from "drizzle-orm";
 import { seesAllProjects } from "../../../shared/roles.ts";
-import { anhReports, projects } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type ReportDto, toReportDto } from "./report-dto.ts";

@@ -1,4 +1,4 @@
-import type { anhReports } from "../../db/schema/index.ts";
+import type { anhReports } from "../../store/sqlite/schema/index.ts";
 
 export type ReportRow = typeof anhReports.$inferSelect;
 

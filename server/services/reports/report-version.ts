@@ -1,5 +1,5 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { anhReports } from "../../db/schema/index.ts";
+import { anhReports } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ReportRow } from "./report-dto.ts";
 

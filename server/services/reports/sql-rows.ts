@@ -1,4 +1,4 @@
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 
 /**
  * Rows of a raw SQL query as arrays (better-sqlite3 `.raw()`), for the aggregate queries that

@@ -1,4 +1,4 @@
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import { decodeBlock, encodeBlock } from "./codec/block.ts";
 import { num } from "./indexed.ts";
 import type { PackStatements, PackStep } from "./pack-block.ts";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
-import type { Sqlite } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { YoungBlocks } from "./compact-blocks.ts";
 import { GroupCommit } from "./group-commit.ts";

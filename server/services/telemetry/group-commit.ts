@@ -1,5 +1,5 @@
 import { pointCount, type TelemetryBatch } from "../../../shared/telemetry/batch.ts";
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import type { YoungBlocks } from "./compact-blocks.ts";
 import type { TelemetryInbox } from "./inbox.ts";
 import type { TelemetryLookups } from "./lookups.ts";

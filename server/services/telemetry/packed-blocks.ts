@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import { decodeBlock, type Points } from "./codec/block.ts";
 import { DAY_MS } from "./limits.ts";
 

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import { decodeBlock, encodeBlock } from "./codec/block.ts";
 import { lowerBound, PackedReads } from "./packed-blocks.ts";
 

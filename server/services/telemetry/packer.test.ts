@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadServerConfig } from "../../config.ts";
-import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
 import { createLogger } from "../../logger.ts";
+import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
 import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { YoungBlocks } from "./compact-blocks.ts";

@@ -1,5 +1,5 @@
-import type { Sqlite } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 
 /** The filters of GET /telemetry/{asset_id}, as the route validated them. */
 export type RawQuery = {

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../db/client.ts";
+import type { Sqlite } from "../../store/sqlite/client.ts";
 import { BUCKET_1H_MS, BUCKET_5M_MS } from "./limits.ts";
 import { SeriesPoints } from "./series-points.ts";
 

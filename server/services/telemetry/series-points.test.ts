@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../db/client.ts";
+import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
 import { Seeded } from "../../testing/codec/seeded.ts";
 import { decodeBlock } from "./codec/block.ts";
 import { BUCKET_5M_MS, DAY_MS } from "./limits.ts";

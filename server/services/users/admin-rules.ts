@@ -1,7 +1,7 @@
 import { and, count, eq, ne } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
-import { users } from "../../db/schema/index.ts";
 import { AppError, forbidden } from "../../errors.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 

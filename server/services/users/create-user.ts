@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
-import { users } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";

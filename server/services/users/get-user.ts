@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { type UserDto, userDtoOf, visibleProjectSummaries } from "./user-dto.ts";

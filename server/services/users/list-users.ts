@@ -1,5 +1,5 @@
 import { asc } from "drizzle-orm";
-import { users } from "../../db/schema/index.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { assignedProjects, toUserDto, type UserDto } from "./user-dto.ts";
 

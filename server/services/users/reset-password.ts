@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { users } from "../../db/schema/index.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";

@@ -1,6 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
-import { projects, userProjects } from "../../db/schema/index.ts";
 import { notFound } from "../../errors.ts";
+import { projects, userProjects } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";

@@ -1,7 +1,7 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
-import { users } from "../../db/schema/index.ts";
 import { AppError } from "../../errors.ts";
+import { users } from "../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";

@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import { projects, userProjects, type users } from "../../db/schema/index.ts";
+import { projects, userProjects, type users } from "../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 

@@ -5,8 +5,8 @@ import type { Pool } from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../../scripts/testing/postgres.ts";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
-import { openDatabase } from "../../db/client.ts";
-import * as sqliteSchema from "../../db/schema/index.ts";
+import { openDatabase } from "../sqlite/client.ts";
+import * as sqliteSchema from "../sqlite/schema/index.ts";
 import { connectPool, openPostgres, type PostgresHandle } from "./client.ts";
 import * as pgSchema from "./schema/index.ts";
 

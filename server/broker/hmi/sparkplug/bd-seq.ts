@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import { sparkplugNodes } from "../../../db/schema/index.ts";
 import type { ServiceContext } from "../../../services/context.ts";
+import { sparkplugNodes } from "../../../store/sqlite/schema/index.ts";
 
 /**
  * The next bdSeq of a project's edge node, stored before it is used so that a server restart

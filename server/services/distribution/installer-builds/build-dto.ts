@@ -1,4 +1,4 @@
-import type { installerBuilds } from "../../../db/schema/index.ts";
+import type { installerBuilds } from "../../../store/sqlite/schema/index.ts";
 
 export type InstallerBuildRow = typeof installerBuilds.$inferSelect;
 export type InstallerBuildStatus = InstallerBuildRow["status"];

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { installerBuilds } from "../../../db/schema/index.ts";
+import { installerBuilds } from "../../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 
 /** A build's log keeps its last 64 KiB: wixl's output is bounded, but a log must never grow without end. */

@@ -2,7 +2,7 @@ import { readdirSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
-import { installerBuilds, projects } from "../../../db/schema/index.ts";
+import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
 import { issueEnrollmentCode } from "../../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";

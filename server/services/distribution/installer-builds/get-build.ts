@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
-import { installerBuilds, projects } from "../../../db/schema/index.ts";
 import { notFound } from "../../../errors.ts";
+import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
 import { type AuthContext, assertProjectVisible } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type InstallerBuildDto, toInstallerBuildDto } from "./build-dto.ts";

@@ -1,7 +1,7 @@
 import { openSync } from "node:fs";
 import { join } from "node:path";
 import { eq } from "drizzle-orm";
-import { installerBuilds, projects } from "../../../db/schema/index.ts";
+import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { installerBuilds } from "../../../db/schema/index.ts";
+import { installerBuilds } from "../../../store/sqlite/schema/index.ts";
 import { enrollmentCodeStatusById } from "../../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { InstallerBuildRow } from "./build-dto.ts";

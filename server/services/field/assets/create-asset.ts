@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { assets } from "../../../db/schema/index.ts";
+import { assets } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";

@@ -1,6 +1,6 @@
 import { count, eq } from "drizzle-orm";
-import { assets, meterReadings, wellTests } from "../../../db/schema/index.ts";
 import { AppError } from "../../../errors.ts";
+import { assets, meterReadings, wellTests } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";

@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { assets } from "../../../db/schema/index.ts";
+import { assets } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";

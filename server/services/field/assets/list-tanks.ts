@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import { seesAllProjects } from "../../../../shared/roles.ts";
-import { assets } from "../../../db/schema/index.ts";
+import { assets } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";

@@ -5,8 +5,8 @@ import {
   isModbus,
   parseDeviceSettings,
 } from "../../../../shared/field/protocol-config.ts";
-import type { devices } from "../../../db/schema/index.ts";
 import { badRequest } from "../../../errors.ts";
+import type { devices } from "../../../store/sqlite/schema/index.ts";
 import type { Keys } from "../../context.ts";
 import type { DeviceInput } from "../inputs.ts";
 import { sealSettingsPassword } from "./settings-password.ts";

@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { devices } from "../../../db/schema/index.ts";
+import { devices } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type DeviceDto, toDeviceDto } from "../dto.ts";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Protocol } from "../../../../shared/field/data-types.ts";
 import { describeProblems, variableProblems } from "../../../../shared/field/protocol-config.ts";
-import { devices, variables } from "../../../db/schema/index.ts";
 import { badRequest, notFound } from "../../../errors.ts";
+import { devices, variables } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 import { appendAudit } from "../../audit/append-audit.ts";

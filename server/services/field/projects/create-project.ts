@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { seesAllProjects } from "../../../../shared/roles.ts";
-import { projects, userProjects } from "../../../db/schema/index.ts";
+import { projects, userProjects } from "../../../store/sqlite/schema/index.ts";
 import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import { DEFAULT_PLAN, startSubscriptionIn } from "../../billing/start-subscription.ts";

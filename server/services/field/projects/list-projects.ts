@@ -1,6 +1,6 @@
 import { asc, inArray } from "drizzle-orm";
 import { seesAllProjects } from "../../../../shared/roles.ts";
-import { projects } from "../../../db/schema/index.ts";
+import { projects } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";

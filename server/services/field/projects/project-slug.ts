@@ -1,7 +1,7 @@
 import { and, eq, like, ne } from "drizzle-orm";
 import { SLUG_MAX, slugify } from "../../../../shared/field/slug.ts";
-import { projects } from "../../../db/schema/index.ts";
 import { AppError } from "../../../errors.ts";
+import { projects } from "../../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 
 const taken = (slug: string) =>

@@ -1,5 +1,5 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import { assets, devices, type projects, variables } from "../../../db/schema/index.ts";
+import { assets, devices, type projects, variables } from "../../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 import {
   type AssetTreeDto,

@@ -7,9 +7,9 @@ import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { slugify } from "../../../../shared/field/slug.ts";
-import { openDatabase } from "../../../db/client.ts";
+import { openDatabase } from "../../../store/sqlite/client.ts";
 
-const MIGRATIONS = fileURLToPath(new URL("../../../db/migrations", import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL("../../../store/sqlite/migrations", import.meta.url));
 const TAG = "sparkplug_hmi";
 
 type Journal = { entries: { tag: string }[] };

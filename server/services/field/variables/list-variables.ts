@@ -1,5 +1,5 @@
 import { asc, eq } from "drizzle-orm";
-import { variables } from "../../../db/schema/index.ts";
+import { variables } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { toVariableDto, type VariableDto } from "../dto.ts";

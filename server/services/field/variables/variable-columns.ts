@@ -1,8 +1,8 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Protocol } from "../../../../shared/field/data-types.ts";
 import { describeProblems, variableProblems } from "../../../../shared/field/protocol-config.ts";
-import { devices, variables } from "../../../db/schema/index.ts";
 import { AppError, badRequest } from "../../../errors.ts";
+import { devices, variables } from "../../../store/sqlite/schema/index.ts";
 import type { DbOrTx } from "../../audit/append-audit.ts";
 import { optionalText, type VariableInput } from "../inputs.ts";
 

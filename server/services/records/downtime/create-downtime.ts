@@ -1,5 +1,5 @@
-import { downtime } from "../../../db/schema/index.ts";
 import { badRequest } from "../../../errors.ts";
+import { downtime } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { auditRecordCreate } from "../audit-record.ts";

@@ -1,4 +1,4 @@
-import type { downtime } from "../../../db/schema/index.ts";
+import type { downtime } from "../../../store/sqlite/schema/index.ts";
 import { baseDto, type CorrectionInput, isoOrNull, type RecordBaseDto } from "../record-base.ts";
 
 type DowntimeRow = typeof downtime.$inferSelect;

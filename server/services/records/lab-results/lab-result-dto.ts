@@ -1,4 +1,4 @@
-import type { labResults } from "../../../db/schema/index.ts";
+import type { labResults } from "../../../store/sqlite/schema/index.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
 
 type LabResultRow = typeof labResults.$inferSelect;

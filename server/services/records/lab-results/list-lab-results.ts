@@ -1,5 +1,5 @@
 import { desc } from "drizzle-orm";
-import { labResults } from "../../../db/schema/index.ts";
+import { labResults } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { successorsOf } from "../corrections.ts";

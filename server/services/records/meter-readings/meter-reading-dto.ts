@@ -1,4 +1,4 @@
-import type { meterReadings } from "../../../db/schema/index.ts";
+import type { meterReadings } from "../../../store/sqlite/schema/index.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
 
 type MeterReadingRow = typeof meterReadings.$inferSelect;

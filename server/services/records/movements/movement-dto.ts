@@ -1,4 +1,4 @@
-import type { movements } from "../../../db/schema/index.ts";
+import type { movements } from "../../../store/sqlite/schema/index.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
 
 type MovementRow = typeof movements.$inferSelect;

@@ -1,4 +1,4 @@
-import { wellTests } from "../../../db/schema/index.ts";
+import { wellTests } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { auditRecordCreate } from "../audit-record.ts";

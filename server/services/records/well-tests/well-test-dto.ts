@@ -1,4 +1,4 @@
-import type { wellTests } from "../../../db/schema/index.ts";
+import type { wellTests } from "../../../store/sqlite/schema/index.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
 
 type WellTestRow = typeof wellTests.$inferSelect;

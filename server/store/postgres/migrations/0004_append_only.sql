@@ -1,5 +1,5 @@
 -- API MPMS 21.1 §5: the audit trail and the operational records are kept original and unaltered
--- (issue 14 §2: "exactly as on SQLite"; SQLite's are in server/db/migrations/0003). The
+-- (issue 14 §2: "exactly as on SQLite"; SQLite's are in server/store/sqlite/migrations/0003). The
 -- application only ever appends; these guards make the database refuse anything else. TRUNCATE,
 -- which SQLite does not have and which skips row triggers, is refused too.
 CREATE FUNCTION "caudal_refuse"() RETURNS trigger

@@ -1,7 +1,7 @@
 import { bigint, boolean, customType, text } from "drizzle-orm/pg-core";
 
 /**
- * Column types chosen so that rows read back exactly as from the SQLite schema (server/db/schema):
+ * Column types chosen so that rows read back exactly as from the SQLite schema (server/store/sqlite/schema):
  * the same TypeScript types, the same values, the same bytes.
  */
 

@@ -1,5 +1,5 @@
 import { blob, index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { DATA_TYPES } from "../../../shared/field/data-types.ts";
+import { DATA_TYPES } from "../../../../shared/field/data-types.ts";
 import { createdAt, flag, id, instant } from "./columns.ts";
 
 export const projects = sqliteTable("projects", {

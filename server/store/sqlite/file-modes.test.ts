@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { TestServer } from "../testing/harness.ts";
+import { TestServer } from "../../testing/harness.ts";
 
 const modeOf = (path: string) => statSync(path).mode & 0o777;
 const DB_FILES = ["caudal.db", "caudal.db-wal", "caudal.db-shm"];
