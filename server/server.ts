@@ -23,6 +23,7 @@ import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
 import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
 import { type DatabaseHandle, openDatabase } from "./store/sqlite/client.ts";
+import { SqliteStore } from "./store/sqlite/sqlite-store.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
 import type { LiveTelemetryOptions } from "./ws/stream-options.ts";
 import { withUpgradeRefusals } from "./ws/upgrade-refusal.ts";
@@ -118,6 +119,7 @@ export class CaudalServer {
     const databaseFile = join(config.DATA_DIR, "caudal.db");
     this.#database = openDatabase(databaseFile);
     this.#ctx = {
+      store: new SqliteStore(this.#database),
       db: this.#database.db,
       sqlite: this.#database.sqlite,
       config,

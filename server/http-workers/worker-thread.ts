@@ -11,6 +11,7 @@ import { telemetryIngestRoutes } from "../routes/telemetry/index.ts";
 import { type ServiceContext, sharedOffsetClock } from "../services/context.ts";
 import { EventBus } from "../services/events.ts";
 import * as schema from "../store/sqlite/schema/index.ts";
+import { SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import { RequestForwarder } from "./forward-request.ts";
 import { isIngestRequest } from "./ingest-routes.ts";
 import type { FromWorker, Peer, ToWorker } from "./protocol.ts";
@@ -38,8 +39,10 @@ const send = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage
 const sqlite = new Database(init.databaseFile, { readonly: true, fileMustExist: true });
 sqlite.pragma("busy_timeout = 5000");
 const { config } = init;
+const db = drizzle(sqlite, { schema });
 const ctx: ServiceContext = {
-  db: drizzle(sqlite, { schema }),
+  store: new SqliteStore({ db, sqlite }),
+  db,
   sqlite,
   config,
   logger: workerLogger(config.LOG_LEVEL, "server", send),

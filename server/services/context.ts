@@ -2,6 +2,7 @@ import type { Registry } from "prom-client";
 import type { ServerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { Db, Sqlite } from "../store/sqlite/client.ts";
+import type { Store } from "../store/store.ts";
 import type { EventBus } from "./events.ts";
 
 export type Clock = {
@@ -29,6 +30,8 @@ export type Keys = {
 
 /** Everything a service needs; built once at start-up and passed down. */
 export type ServiceContext = {
+  /** Storage: the ports services talk to (server/store/store.ts). */
+  store: Store;
   db: Db;
   sqlite: Sqlite;
   config: ServerConfig;

@@ -1,8 +1,9 @@
 // zod-openapi must extend zod before shared/roles.ts (reached through the schema) builds its enum.
 import "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendAudit, auditHash, auditHashInput } from "../../services/audit/append-audit.ts";
 import { AUDIT_VERIFY_BATCH } from "../../services/audit/verify-audit.ts";
+import { auditHash, auditHashInput } from "../../store/audit-chain.ts";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { TestServer } from "../../testing/harness.ts";
 
 type Verification = {

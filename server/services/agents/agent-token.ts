@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { projects } from "../../store/sqlite/schema/index.ts";
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";

@@ -3,6 +3,7 @@ import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { type AgentRuntimeConfig, configHash } from "../../../shared/mqtt/agent-config.ts";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { notFound } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import {
   alertRules,
   assets,
@@ -11,7 +12,6 @@ import {
   projects,
   variables,
 } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { toAgentDevice } from "./agent-device-config.ts";

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { AppError, badRequest, notFound } from "../../errors.ts";
+import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { enrollmentCodes, type enrollmentPurposes, projects } from "../../store/sqlite/schema/index.ts";
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";

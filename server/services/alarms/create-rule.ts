@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { alertRules } from "../../store/sqlite/schema/index.ts";
 import { configChanged } from "../agents/config-changed.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { alarmEngineOf } from "./engine-registry.ts";

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { RuleState } from "../../../shared/alarms/evaluator.ts";
 import type { EvaluatorRule } from "../../../shared/alarms/rule.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { alertRules } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 
 /** An enabled rule as the hot path needs it: the evaluator's fields plus what a raise records. */
 export type CompiledRule = EvaluatorRule & {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { alarms, alertRules, projects } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible, canSeeProject } from "../auth/auth-context.ts";
 
 /*

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { forbidden } from "../../errors.ts";
+import { auditHash, auditHashInput } from "../../store/audit-chain.ts";
 import { type AuthContext, authorize } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { auditHash, auditHashInput } from "./append-audit.ts";
 
 export type ChainBreakReason = "hash mismatch" | "prev_hash mismatch" | "seq gap" | "truncated";
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { recoveryCodes, users } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProjectSummaries } from "../users/user-dto.ts";
 import { decoyHash, verifyPassword } from "./passwords.ts";

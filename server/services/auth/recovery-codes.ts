@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { recoveryCodes } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { sha256Hex } from "./tokens.ts";
 
 export const RECOVERY_CODE_COUNT = 10;

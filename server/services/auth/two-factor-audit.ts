@@ -1,4 +1,4 @@
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
+import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
 
 /** Two-factor changes are user changes: they go to the audit log, never with secrets or codes. */
 export function auditTwoFactor(

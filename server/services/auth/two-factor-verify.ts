@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { users } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { accountLocked, checkTotp, consumeRecoveryCode } from "./login.ts";
 

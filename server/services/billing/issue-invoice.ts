@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
+import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { invoices } from "../../store/sqlite/schema/index.ts";
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { invoiceAuditView } from "./billing-dto.ts";
 import type { PlanName } from "./plans.ts";
 

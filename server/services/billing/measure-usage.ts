@@ -1,4 +1,5 @@
 import { and, count, eq, exists, gte, lt, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import {
   assets,
   devices,
@@ -7,7 +8,6 @@ import {
   telemetrySeries,
   usageCounters,
 } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { BillingPeriod } from "./billing-period.ts";
 import { estimatedCostCents, PLANS, type PlanName } from "./plans.ts";
 import { DEFAULT_PLAN } from "./start-subscription.ts";

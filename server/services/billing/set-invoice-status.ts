@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { invoices } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type InvoiceDto, invoiceAuditView, toInvoiceDto } from "./billing-dto.ts";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { type invoices, subscriptions } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type InvoiceDto, toInvoiceDto } from "./billing-dto.ts";

@@ -1,5 +1,5 @@
+import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { subscriptions } from "../../store/sqlite/schema/index.ts";
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
 import { monthOf } from "./billing-period.ts";
 import { issueInvoiceIn } from "./issue-invoice.ts";
 import { PLANS, type PlanName } from "./plans.ts";

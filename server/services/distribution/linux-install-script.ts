@@ -3,7 +3,7 @@ import { issueEnrollmentCode } from "../agents/enrollment-codes.ts";
 import { publicBaseUrl } from "../agents/public-urls.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleProject } from "../field/lookup.ts";
+import { visibleProjectRow } from "../field/lookup.ts";
 import type { AgentArtifacts } from "./agent-artifacts.ts";
 import { installFiles, renderTemplate } from "./install-template.ts";
 import { agentNotBuilt } from "./linux-binary.ts";
@@ -24,7 +24,7 @@ export function linuxInstallScript(
   projectId: string,
   requestUrl: string,
 ): string {
-  visibleProject(ctx.db, auth, projectId);
+  visibleProjectRow(ctx.db, auth, projectId);
   const built = LINUX_ARCHES.map((arch) => ({ arch, found: artifacts.artifact(linuxTarget(arch)) }));
   const manifest = built.find((b) => b.found)?.found?.manifest;
   if (!manifest)

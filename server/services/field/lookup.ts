@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import type { FieldStore } from "../../store/ports/field-store.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { assets, devices, projects, variables } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -10,7 +11,14 @@ import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
  * Authorisation).
  */
 
-export function visibleProject(db: DbOrTx, auth: AuthContext, id: string) {
+export async function visibleProject(field: FieldStore, auth: AuthContext, id: string) {
+  const row = await field.project(id);
+  if (!row || !canSeeProject(auth, row.id)) throw notFound("project");
+  return row;
+}
+
+/** visibleProject for code still on the SQLite connection (until it moves onto the field port). */
+export function visibleProjectRow(db: DbOrTx, auth: AuthContext, id: string) {
   const row = db.select().from(projects).where(eq(projects.id, id)).get();
   if (!row || !canSeeProject(auth, row.id)) throw notFound("project");
   return row;

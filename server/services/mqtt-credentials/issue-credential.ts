@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleProject } from "../field/lookup.ts";
+import { visibleProjectRow } from "../field/lookup.ts";
 import { hmiUsername, type MqttCredentialDto, toMqttCredentialDto } from "./credential-dto.ts";
 
 export type IssuedMqttCredential = MqttCredentialDto & { password: string };
@@ -24,7 +24,7 @@ export function issueMqttCredential(
   const id = randomUUID();
   const now = ctx.clock.now();
   const dto = ctx.db.transaction((tx) => {
-    visibleProject(tx, auth, projectId);
+    visibleProjectRow(tx, auth, projectId);
     const row = tx
       .insert(mqttCredentials)
       .values({

@@ -2,7 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleProject } from "../field/lookup.ts";
+import { visibleProjectRow } from "../field/lookup.ts";
 import { type MqttCredentialDto, toMqttCredentialDto } from "./credential-dto.ts";
 
 /** A project's HMI logins, oldest first, without passwords. */
@@ -11,7 +11,7 @@ export function listMqttCredentials(
   auth: AuthContext,
   projectId: string,
 ): MqttCredentialDto[] {
-  visibleProject(ctx.db, auth, projectId);
+  visibleProjectRow(ctx.db, auth, projectId);
   return ctx.db
     .select()
     .from(mqttCredentials)

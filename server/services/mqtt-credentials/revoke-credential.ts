@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleProject } from "../field/lookup.ts";
+import { visibleProjectRow } from "../field/lookup.ts";
 import { toMqttCredentialDto } from "./credential-dto.ts";
 
 /** Deletes an HMI login of the project; the broker drops its open connections at once (the event). */
@@ -16,7 +16,7 @@ export function revokeMqttCredential(
 ): void {
   const now = ctx.clock.now();
   ctx.db.transaction((tx) => {
-    visibleProject(tx, auth, projectId);
+    visibleProjectRow(tx, auth, projectId);
     const row = tx
       .delete(mqttCredentials)
       .where(and(eq(mqttCredentials.id, credentialId), eq(mqttCredentials.projectId, projectId)))

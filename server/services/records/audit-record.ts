@@ -1,4 +1,4 @@
-import { appendAudit, type DbOrTx } from "../audit/append-audit.ts";
+import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { RecordBaseDto } from "./record-base.ts";
 import type { RecordEntity } from "./record-tables.ts";

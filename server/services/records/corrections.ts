@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import type { CorrectionInput } from "./record-base.ts";
 import type { RecordTable } from "./record-tables.ts";
 

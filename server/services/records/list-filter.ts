@@ -2,7 +2,7 @@ import { and, gte, inArray, lt, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { badRequest } from "../../errors.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { assertRecordProject } from "./record-project.ts";
 import type { RecordTable } from "./record-tables.ts";

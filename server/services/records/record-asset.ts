@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { badRequest } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { assets } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 
 type AssetType = (typeof assets.$inferSelect)["assetType"];
 

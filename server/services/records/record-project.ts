@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { projects } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /** 404 unless the project exists and is one of the caller's (existence is not revealed). */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import type { Sqlite } from "../../store/sqlite/client.ts";
 import { assets, type projects } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { collectAlarms } from "./collect-alarms.ts";
 import { collectMeterReadings } from "./collect-meters.ts";
 import { collectDowntime, collectLabResults, collectMovements, collectWellTests } from "./collect-records.ts";

@@ -1,6 +1,6 @@
 import { and, asc, eq, gte, lt } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { alarms } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { AlarmsSection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";
 

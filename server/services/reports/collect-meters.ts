@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, lt, lte } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { meterReadings } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import { supersededIds } from "./collect-records.ts";
 import type { MeterReadingsSection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, gte, isNotNull, isNull, lt, or } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import {
   downtime,
   labResults,
@@ -6,7 +7,6 @@ import {
   movements,
   wellTests,
 } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type {
   DowntimeSection,
   LabResultsSection,

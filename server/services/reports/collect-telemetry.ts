@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import type { Sqlite } from "../../store/sqlite/client.ts";
 import { assets, devices, variables } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { DataQualitySection, TelemetrySection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";
 import { iso, percent, round12 } from "./report-numbers.ts";

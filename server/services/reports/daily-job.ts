@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, eq, lte } from "drizzle-orm";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { generateReport } from "./generate-report.ts";
 import { lastClosedDay } from "./production-day.ts";

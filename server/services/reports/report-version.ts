@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { anhReports } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ReportRow } from "./report-dto.ts";
 
 /** Where the next report of a day goes: its version, predecessor and the chain it links to. */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { AppError, notFound } from "../../errors.ts";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { anhReports } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { auditView, type ReportDto, toReportDto } from "./report-dto.ts";

@@ -1,6 +1,5 @@
 import packageJson from "../../../package.json" with { type: "json" };
 import type { ServiceContext } from "../context.ts";
-import { probeDatabase } from "./probe-database.ts";
 
 /** Anything the health check times: resolves when the dependency answered, throws otherwise. */
 export type DatabaseProbe = () => void | Promise<void>;
@@ -10,7 +9,7 @@ export type BrokerStatus = { isUp(): boolean };
 
 /** Optional overrides and extra dependencies for GET /health (createApp's `health` dep). */
 export type HealthProbes = {
-  /** Defaults to a real query on `ctx.sqlite`. */
+  /** Defaults to the store's own probe: a real round trip to the database. */
   database?: DatabaseProbe;
   /** When given, the report gains `services.mqtt` and a down broker degrades the status. */
   broker?: BrokerStatus;
@@ -70,7 +69,7 @@ async function eventLoopDelayMs(): Promise<number> {
  * the broker is down; ok otherwise.
  */
 export async function checkHealth(ctx: ServiceContext, probes: HealthProbes = {}): Promise<HealthReport> {
-  const probe = probes.database ?? (() => probeDatabase(ctx.sqlite));
+  const probe = probes.database ?? (() => ctx.store.probe());
   const db = await timed(probe);
   const database: ServiceStatus =
     db.error !== null

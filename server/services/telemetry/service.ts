@@ -289,7 +289,7 @@ export class TelemetryService {
    * are kept. The timer runs it; tests call it. Concurrent calls share one pass.
    */
   runRetention(): Promise<number> {
-    if (this.#retentionRun) return this.#retentionRun;
+    if (this.#retentionRun !== undefined) return this.#retentionRun;
     const { tracker, inbox } = this.#require();
     const run = Promise.resolve()
       .then(() => inbox.settle())
@@ -325,7 +325,7 @@ export class TelemetryService {
    * and benches call it, and may give their own cutoff. Concurrent calls share one pass.
    */
   runPacking(cutoffMs?: number): Promise<PackTotals> {
-    if (this.#packRun) return this.#packRun;
+    if (this.#packRun !== undefined) return this.#packRun;
     const { tracker, packer, inbox } = this.#require();
     const { logger } = this.#ctx;
     const stop = () => this.#stopping;
@@ -425,7 +425,7 @@ export class TelemetryService {
 
   #scheduledRollup(): void {
     const running = this.#running;
-    if (!running || this.#stopping || this.#background) return;
+    if (!running || this.#stopping || this.#background !== undefined) return;
     this.#runBackground(() => running.tracker.drain(() => this.#stopping));
   }
 

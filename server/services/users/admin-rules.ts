@@ -1,8 +1,8 @@
 import { and, count, eq, ne } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import { AppError, forbidden } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { users } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { users } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 import { type UserDto, userDtoOf, visibleProjectSummaries } from "./user-dto.ts";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { users } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import { revokeUserSessionsIn } from "../auth/sessions.ts";

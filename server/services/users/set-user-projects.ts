@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { projects, userProjects } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertMayManage } from "./admin-rules.ts";

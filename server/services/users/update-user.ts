@@ -1,8 +1,8 @@
 import { and, eq, ne } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import { AppError } from "../../errors.ts";
+import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { users } from "../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../audit/append-audit.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
 import { revokeUserSessionsIn } from "../auth/sessions.ts";

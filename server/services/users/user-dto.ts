@@ -1,6 +1,6 @@
 import { asc, eq, inArray } from "drizzle-orm";
+import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
 import { projects, userProjects, type users } from "../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../audit/append-audit.ts";
 import type { ServiceContext } from "../context.ts";
 
 type UserRow = typeof users.$inferSelect;

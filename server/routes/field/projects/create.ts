@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountCreateProject(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:manage") }, (c) =>
-    c.json(createProject(ctx, c.get("auth"), c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "projects:manage") }, async (c) =>
+    c.json(await createProject(ctx, c.get("auth"), c.req.valid("json")), 201),
   );
 }

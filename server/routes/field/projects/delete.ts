@@ -24,8 +24,8 @@ const route = createRoute({
 });
 
 export function mountDeleteProject(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:manage") }, (c) => {
-    deleteProject(ctx, c.get("auth"), c.req.valid("param").id);
+  router.openapi({ ...route, middleware: guard(ctx, "projects:manage") }, async (c) => {
+    await deleteProject(ctx, c.get("auth"), c.req.valid("param").id);
     return c.body(null, 204);
   });
 }

@@ -24,7 +24,7 @@ const route = createRoute({
 
 export function mountGetProjectFull(router: Router, ctx: ServiceContext): void {
   // The tree is device configuration, so it also needs config:read (anh_reader lacks it).
-  router.openapi({ ...route, middleware: guard(ctx, "projects:read", "config:read") }, (c) =>
-    c.json(getProjectTree(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "projects:read", "config:read") }, async (c) =>
+    c.json(await getProjectTree(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountGetProject(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:read") }, (c) =>
-    c.json(getProject(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "projects:read") }, async (c) =>
+    c.json(await getProject(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

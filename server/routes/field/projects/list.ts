@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function mountListProjects(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:read") }, (c) =>
-    c.json(listProjects(ctx, c.get("auth")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "projects:read") }, async (c) =>
+    c.json(await listProjects(ctx, c.get("auth")), 200),
   );
 }

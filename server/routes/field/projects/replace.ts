@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountReplaceProject(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "projects:write") }, (c) =>
-    c.json(replaceProject(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "projects:write") }, async (c) =>
+    c.json(await replaceProject(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 }

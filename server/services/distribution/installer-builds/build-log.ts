@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
+import type { DbOrTx } from "../../../store/sqlite/append-audit.ts";
 import { installerBuilds } from "../../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../../audit/append-audit.ts";
 
 /** A build's log keeps its last 64 KiB: wixl's output is bounded, but a log must never grow without end. */
 const LOG_MAX_CHARS = 65_536;

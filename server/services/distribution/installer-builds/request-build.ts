@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { and, desc, eq, inArray } from "drizzle-orm";
 import { notFound } from "../../../errors.ts";
+import { appendAudit } from "../../../store/sqlite/append-audit.ts";
 import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import { type AuthContext, assertProjectVisible } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";

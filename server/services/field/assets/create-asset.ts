@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { appendAudit } from "../../../store/sqlite/append-audit.ts";
 import { assets } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";
 import type { AssetInput } from "../inputs.ts";
-import { visibleProject } from "../lookup.ts";
+import { visibleProjectRow } from "../lookup.ts";
 
 export function assetColumns(input: AssetInput) {
   return {
@@ -22,7 +22,7 @@ export function createAsset(ctx: ServiceContext, auth: AuthContext, input: Asset
   const now = ctx.clock.now();
   const id = randomUUID();
   const dto = ctx.db.transaction((tx) => {
-    const project = visibleProject(tx, auth, input.project_id);
+    const project = visibleProjectRow(tx, auth, input.project_id);
     const row = tx
       .insert(assets)
       .values({ id, projectId: project.id, ...assetColumns(input), createdAt: now, updatedAt: now })

@@ -1,8 +1,8 @@
 import { count, eq } from "drizzle-orm";
 import { AppError } from "../../../errors.ts";
+import { appendAudit } from "../../../store/sqlite/append-audit.ts";
 import { assets, meterReadings, wellTests } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { visibleAsset } from "../lookup.ts";

@@ -3,7 +3,7 @@ import { assets } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";
-import { visibleAsset, visibleProject } from "../lookup.ts";
+import { visibleAsset, visibleProjectRow } from "../lookup.ts";
 
 export function getAsset(ctx: ServiceContext, auth: AuthContext, id: string): AssetDto {
   return toAssetDto(visibleAsset(ctx.db, auth, id));
@@ -11,7 +11,7 @@ export function getAsset(ctx: ServiceContext, auth: AuthContext, id: string): As
 
 /** 404 when the project is unknown or not the caller's. */
 export function listProjectAssets(ctx: ServiceContext, auth: AuthContext, projectId: string): AssetDto[] {
-  visibleProject(ctx.db, auth, projectId);
+  visibleProjectRow(ctx.db, auth, projectId);
   return ctx.db
     .select()
     .from(assets)

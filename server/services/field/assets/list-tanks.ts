@@ -4,13 +4,13 @@ import { assets } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";
-import { visibleProject } from "../lookup.ts";
+import { visibleProjectRow } from "../lookup.ts";
 
 /** GET /tanks: the tanks of one project (404 if not the caller's), or of every project the caller sees. */
 export function listTanks(ctx: ServiceContext, auth: AuthContext, projectId: string | undefined): AssetDto[] {
   const conditions: SQL[] = [eq(assets.assetType, "tank")];
   if (projectId !== undefined) {
-    visibleProject(ctx.db, auth, projectId);
+    visibleProjectRow(ctx.db, auth, projectId);
     conditions.push(eq(assets.projectId, projectId));
   } else if (!seesAllProjects(auth.role)) {
     if (auth.projectIds.size === 0) return [];

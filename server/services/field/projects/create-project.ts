@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { seesAllProjects } from "../../../../shared/roles.ts";
-import { projects, userProjects } from "../../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import { DEFAULT_PLAN, startSubscriptionIn } from "../../billing/start-subscription.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -14,27 +12,20 @@ import { newProjectSlug } from "./project-slug.ts";
  * Creates a project. A caller who only sees assigned projects (a supervisor) is assigned to the
  * new one in the same transaction; otherwise they could not see what they just created.
  */
-export function createProject(ctx: ServiceContext, auth: AuthContext, input: ProjectInput): ProjectDto {
+export function createProject(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  input: ProjectInput,
+): Promise<ProjectDto> {
   const columns = projectColumns(input);
   const now = ctx.clock.now();
   const id = randomUUID();
-  return ctx.db.transaction((tx) => {
-    const row = tx
-      .insert(projects)
-      .values({
-        id,
-        ...columns,
-        slug: newProjectSlug(tx, columns.name, input.slug),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
-    if (!seesAllProjects(auth.role)) {
-      tx.insert(userProjects).values({ userId: auth.userId, projectId: id }).run();
-    }
+  return ctx.store.transaction(async (tx) => {
+    const slug = await newProjectSlug(tx.field, columns.name, input.slug);
+    const row = await tx.field.insertProject({ id, ...columns, slug, createdAt: now, updatedAt: now });
+    if (!seesAllProjects(auth.role)) await tx.field.assignProject(auth.userId, id);
     const dto = toProjectDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: id,
@@ -45,7 +36,8 @@ export function createProject(ctx: ServiceContext, auth: AuthContext, input: Pro
       after: dto,
     });
     // Every project has a plan (spec §2, BillingUsage.plan); a superadmin may change it later.
-    startSubscriptionIn(tx, {
+    // Billing is not on its port yet: on the SQLite connection, inside this transaction.
+    startSubscriptionIn(ctx.db, {
       projectId: id,
       plan: DEFAULT_PLAN,
       now,

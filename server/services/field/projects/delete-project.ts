@@ -1,6 +1,3 @@
-import { eq } from "drizzle-orm";
-import { projects } from "../../../store/sqlite/schema/index.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { visibleProject } from "../lookup.ts";
@@ -12,12 +9,12 @@ import { projectTree } from "./project-tree.ts";
  * raw rows and rollups, rules, alarms, records, reports, deployments, logs, billing); the audit
  * entry keeps the whole configuration tree that was removed.
  */
-export function deleteProject(ctx: ServiceContext, auth: AuthContext, id: string): void {
+export async function deleteProject(ctx: ServiceContext, auth: AuthContext, id: string): Promise<void> {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    const before = projectTree(tx, visibleProject(tx, auth, id));
-    tx.delete(projects).where(eq(projects.id, id)).run();
-    appendAudit(tx, {
+  await ctx.store.transaction(async (tx) => {
+    const before = await projectTree(tx.field, await visibleProject(tx.field, auth, id));
+    await tx.field.deleteProject(id);
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: id,

@@ -6,16 +6,16 @@ import { visibleProject } from "../lookup.ts";
 import { projectTree } from "./project-tree.ts";
 
 /** One project, with where its configuration stands against the last deployment. */
-export function getProject(
+export async function getProject(
   ctx: ServiceContext,
   auth: AuthContext,
   id: string,
-): ProjectDto & { config_status: ConfigStatusDto } {
-  const project = toProjectDto(visibleProject(ctx.db, auth, id));
+): Promise<ProjectDto & { config_status: ConfigStatusDto }> {
+  const project = toProjectDto(await visibleProject(ctx.store.field, auth, id));
   return { ...project, config_status: configStatusOf(ctx, id) };
 }
 
 /** Read in one transaction so the tree is a consistent snapshot. */
-export function getProjectTree(ctx: ServiceContext, auth: AuthContext, id: string): ProjectTreeDto {
-  return ctx.db.transaction((tx) => projectTree(tx, visibleProject(tx, auth, id)));
+export function getProjectTree(ctx: ServiceContext, auth: AuthContext, id: string): Promise<ProjectTreeDto> {
+  return ctx.store.transaction(async (tx) => projectTree(tx.field, await visibleProject(tx.field, auth, id)));
 }

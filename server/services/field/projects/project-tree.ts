@@ -1,6 +1,8 @@
 import { asc, eq, inArray } from "drizzle-orm";
-import { assets, devices, type projects, variables } from "../../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../../audit/append-audit.ts";
+import type { FieldStore } from "../../../store/ports/field-store.ts";
+import type { ProjectRow } from "../../../store/rows.ts";
+import type { DbOrTx } from "../../../store/sqlite/append-audit.ts";
+import { type assets, devices, type projects, variables } from "../../../store/sqlite/schema/index.ts";
 import {
   type AssetTreeDto,
   type DeviceTreeDto,
@@ -65,12 +67,18 @@ export function assetTrees(db: DbOrTx, assetRows: AssetRow[]): AssetTreeDto[] {
 }
 
 /** A project with its assets, their devices and those devices' variables (GET /edge/projects/{id}/full). */
-export function projectTree(db: DbOrTx, project: typeof projects.$inferSelect): ProjectTreeDto {
-  const assetRows = db
-    .select()
-    .from(assets)
-    .where(eq(assets.projectId, project.id))
-    .orderBy(asc(assets.name), asc(assets.id))
-    .all();
-  return { ...toProjectDto(project), assets: assetTrees(db, assetRows) };
+export async function projectTree(field: FieldStore, project: ProjectRow): Promise<ProjectTreeDto> {
+  const assetRows = await field.assetsOf(project.id);
+  const deviceRows = await field.devicesOf(assetRows.map((a) => a.id));
+  const variableRows = await field.variablesOf(deviceRows.map((d) => d.id));
+  const devicesByAsset = new Map<string, DeviceTreeDto[]>(assetRows.map((a) => [a.id, []]));
+  const byDevice = new Map<string, DeviceTreeDto>();
+  for (const d of deviceRows) {
+    const tree = { ...toDeviceDto(d), variables: [] };
+    byDevice.set(d.id, tree);
+    devicesByAsset.get(d.assetId)?.push(tree);
+  }
+  for (const v of variableRows) byDevice.get(v.deviceId)?.variables.push(toVariableDto(v));
+  const assetsTree = assetRows.map((a) => ({ ...toAssetDto(a), devices: devicesByAsset.get(a.id) ?? [] }));
+  return { ...toProjectDto(project), assets: assetsTree };
 }

@@ -1,8 +1,5 @@
-import { eq } from "drizzle-orm";
 import { notFound } from "../../../errors.ts";
-import { projects } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";
@@ -15,27 +12,22 @@ import { replacedProjectSlug } from "./project-slug.ts";
  * PUT semantics: the body replaces every writable field; last_health_report is the agent's, kept.
  * An omitted slug keeps the current one: HMIs address the project by it.
  */
-export function replaceProject(
+export async function replaceProject(
   ctx: ServiceContext,
   auth: AuthContext,
   id: string,
   input: ProjectInput,
-): ProjectDto {
+): Promise<ProjectDto> {
   const columns = projectColumns(input);
   const now = ctx.clock.now();
-  const after = ctx.db.transaction((tx) => {
-    const current = visibleProject(tx, auth, id);
+  const after = await ctx.store.transaction(async (tx) => {
+    const current = await visibleProject(tx.field, auth, id);
     const before = toProjectDto(current);
-    const slug = replacedProjectSlug(tx, id, current.slug, input.slug);
-    const row = tx
-      .update(projects)
-      .set({ ...columns, slug, updatedAt: now })
-      .where(eq(projects.id, id))
-      .returning()
-      .get();
+    const slug = await replacedProjectSlug(tx.field, id, current.slug, input.slug);
+    const row = await tx.field.updateProject(id, { ...columns, slug, updatedAt: now });
     if (!row) throw notFound("project");
     const after = toProjectDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: id,

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { notFound } from "../../../errors.ts";
+import { appendAudit } from "../../../store/sqlite/append-audit.ts";
 import { variables } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
-import { appendAudit } from "../../audit/append-audit.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { toVariableDto, type VariableDto } from "../dto.ts";

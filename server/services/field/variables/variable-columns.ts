@@ -2,8 +2,8 @@ import { and, eq, ne } from "drizzle-orm";
 import type { Protocol } from "../../../../shared/field/data-types.ts";
 import { describeProblems, variableProblems } from "../../../../shared/field/protocol-config.ts";
 import { AppError, badRequest } from "../../../errors.ts";
+import type { DbOrTx } from "../../../store/sqlite/append-audit.ts";
 import { devices, variables } from "../../../store/sqlite/schema/index.ts";
-import type { DbOrTx } from "../../audit/append-audit.ts";
 import { optionalText, type VariableInput } from "../inputs.ts";
 
 export function variableColumns(input: VariableInput) {

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "./client.ts";
 
 const statements = new WeakMap<Sqlite, Statement>();
 

@@ -1,0 +1,12 @@
+/*
+ * The rows the ports hand back. Both adapters' schemas read back as exactly these types
+ * (server/store/postgres/migrations.test.ts checks it at compile time), so they are named once,
+ * from the SQLite schema. A type-only import: nothing of SQLite is loaded through it.
+ */
+import type { assets, devices, projects, variables } from "./sqlite/schema/index.ts";
+
+export type ProjectRow = typeof projects.$inferSelect;
+export type NewProjectRow = typeof projects.$inferInsert;
+export type AssetRow = typeof assets.$inferSelect;
+export type DeviceRow = typeof devices.$inferSelect;
+export type VariableRow = typeof variables.$inferSelect;

@@ -1,0 +1,55 @@
+import type { Store, StorePorts } from "../store.ts";
+import { SqliteAuditStore } from "./audit-store.ts";
+import type { Db, Sqlite } from "./client.ts";
+import { SqliteFieldStore } from "./field-store.ts";
+import { probeDatabase } from "./probe-database.ts";
+import type { SqliteSession } from "./session.ts";
+import { TransactionGate } from "./transaction-gate.ts";
+
+/**
+ * The embedded backend: one SQLite connection (better-sqlite3, synchronous) behind async ports.
+ * A port call outside a transaction runs at once; a transaction runs its work between
+ * BEGIN IMMEDIATE and COMMIT while the gate holds everyone else's calls back.
+ */
+export class SqliteStore implements Store {
+  readonly backend = "sqlite";
+  readonly field: SqliteFieldStore;
+  readonly audit: SqliteAuditStore;
+  readonly #session: SqliteSession;
+  readonly #steps: { begin(): void; commit(): void; rollback(): void };
+
+  constructor(handle: { db: Db; sqlite: Sqlite }) {
+    const { sqlite } = handle;
+    this.#session = { db: handle.db, sqlite, gate: new TransactionGate() };
+    const begin = sqlite.prepare("BEGIN IMMEDIATE");
+    const commit = sqlite.prepare("COMMIT");
+    const rollback = sqlite.prepare("ROLLBACK");
+    this.#steps = {
+      begin: () => begin.run(),
+      commit: () => commit.run(),
+      // A failed COMMIT may have ended the transaction already (SQLite rolls back on some errors).
+      rollback: () => {
+        if (sqlite.inTransaction) rollback.run();
+      },
+    };
+    this.field = new SqliteFieldStore(this.#session);
+    this.audit = new SqliteAuditStore(this.#session);
+  }
+
+  /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
+  get gate(): TransactionGate {
+    return this.#session.gate;
+  }
+
+  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
+    return this.#session.gate.transaction(
+      this.#steps,
+      // On one connection the transaction's ports are the store's own: the gate knows the caller.
+      () => work(this),
+    );
+  }
+
+  probe(): Promise<void> {
+    return this.#session.gate.run(() => probeDatabase(this.#session.sqlite));
+  }
+}

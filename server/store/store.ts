@@ -1,0 +1,27 @@
+import type { AuditStore } from "./ports/audit-store.ts";
+import type { FieldStore } from "./ports/field-store.ts";
+
+/** Which engine holds the data: SQLite in DATA_DIR (the embedded default) or PostgreSQL. */
+export type Backend = "sqlite" | "postgres";
+
+/**
+ * What services see of storage: one port per aggregate, shaped around what the services ask of
+ * it (not one per table). Every method is async, whatever the engine.
+ */
+export type StorePorts = {
+  readonly field: FieldStore;
+  readonly audit: AuditStore;
+};
+
+/** The storage seam (issue 14): services talk to these ports, never to a database handle. */
+export type Store = StorePorts & {
+  readonly backend: Backend;
+  /**
+   * Runs `work` in one transaction: everything it wrote lands, or nothing does. `work` uses the
+   * ports it is handed (`tx`), never the store's own, and awaits nothing but them: a transaction
+   * is held open, and other writers wait, until `work` settles.
+   */
+  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T>;
+  /** A real round trip to the database (GET /health): resolves when it answered, throws otherwise. */
+  probe(): Promise<void>;
+};
