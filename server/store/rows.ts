@@ -7,6 +7,7 @@ import type {
   assets,
   auditLog,
   devices,
+  installerBuilds,
   mqttCredentials,
   projects,
   variables,
@@ -20,3 +21,5 @@ export type VariableRow = typeof variables.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type MqttCredentialRow = typeof mqttCredentials.$inferSelect;
 export type NewMqttCredentialRow = typeof mqttCredentials.$inferInsert;
+export type InstallerBuildRow = typeof installerBuilds.$inferSelect;
+export type NewInstallerBuildRow = typeof installerBuilds.$inferInsert;

@@ -1,5 +1,6 @@
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
 import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
 
 /** Which engine holds the data: SQLite in DATA_DIR (the embedded default) or PostgreSQL. */
@@ -13,6 +14,7 @@ export type StorePorts = {
   readonly field: FieldStore;
   readonly audit: AuditStore;
   readonly mqttCredentials: MqttCredentialStore;
+  readonly installerBuilds: InstallerBuildStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

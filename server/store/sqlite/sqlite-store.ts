@@ -2,6 +2,7 @@ import type { Store, StorePorts } from "../store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
 import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
 import type { SqliteSession } from "./session.ts";
@@ -17,6 +18,7 @@ export class SqliteStore implements Store {
   readonly field: SqliteFieldStore;
   readonly audit: SqliteAuditStore;
   readonly mqttCredentials: SqliteMqttCredentialStore;
+  readonly installerBuilds: SqliteInstallerBuildStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -37,6 +39,7 @@ export class SqliteStore implements Store {
     this.field = new SqliteFieldStore(this.#session);
     this.audit = new SqliteAuditStore(this.#session);
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
+    this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
