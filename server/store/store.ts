@@ -2,6 +2,7 @@ import type { AuditStore } from "./ports/audit-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
 import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
 import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
+import type { RecordStore } from "./ports/record-store.ts";
 
 /** Which engine holds the data: SQLite in DATA_DIR (the embedded default) or PostgreSQL. */
 export type Backend = "sqlite" | "postgres";
@@ -15,6 +16,7 @@ export type StorePorts = {
   readonly audit: AuditStore;
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
+  readonly records: RecordStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

@@ -5,6 +5,7 @@ import { SqliteFieldStore } from "./field-store.ts";
 import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
 import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
+import { SqliteRecordStore } from "./record-store.ts";
 import type { SqliteSession } from "./session.ts";
 import { TransactionGate } from "./transaction-gate.ts";
 
@@ -19,6 +20,7 @@ export class SqliteStore implements Store {
   readonly audit: SqliteAuditStore;
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
+  readonly records: SqliteRecordStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -40,6 +42,7 @@ export class SqliteStore implements Store {
     this.audit = new SqliteAuditStore(this.#session);
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
+    this.records = new SqliteRecordStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
