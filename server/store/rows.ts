@@ -8,5 +8,8 @@ import type { assets, devices, projects, variables } from "./sqlite/schema/index
 export type ProjectRow = typeof projects.$inferSelect;
 export type NewProjectRow = typeof projects.$inferInsert;
 export type AssetRow = typeof assets.$inferSelect;
+export type NewAssetRow = typeof assets.$inferInsert;
 export type DeviceRow = typeof devices.$inferSelect;
+export type NewDeviceRow = typeof devices.$inferInsert;
 export type VariableRow = typeof variables.$inferSelect;
+export type NewVariableRow = typeof variables.$inferInsert;

@@ -9,7 +9,13 @@ import { SqliteStore } from "./sqlite-store.ts";
 
 const project = (name: string): NewProjectRow => {
   const now = new Date();
-  return { id: randomUUID(), name, slug: `${name}-${randomUUID().slice(0, 8)}`, createdAt: now, updatedAt: now };
+  return {
+    id: randomUUID(),
+    name,
+    slug: `${name}-${randomUUID().slice(0, 8)}`,
+    createdAt: now,
+    updatedAt: now,
+  };
 };
 
 describe("SqliteStore transactions, on a real database file", () => {
