@@ -24,7 +24,7 @@ const route = createRoute({
 });
 
 export function mountListAudit(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "audit:read") }, (c) =>
-    c.json(listAudit(ctx, c.get("auth"), c.req.valid("query")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "audit:read") }, async (c) =>
+    c.json(await listAudit(ctx, c.get("auth"), c.req.valid("query")), 200),
   );
 }

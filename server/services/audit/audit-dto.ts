@@ -1,6 +1,4 @@
-import type { auditLog } from "../../store/sqlite/schema/index.ts";
-
-type AuditRow = typeof auditLog.$inferSelect;
+import type { AuditRow } from "../../store/rows.ts";
 
 /** One entry of the configuration and event log (API MPMS 21.1 §5). */
 export type AuditEntryDto = {

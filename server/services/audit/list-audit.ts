@@ -1,7 +1,6 @@
-import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { badRequest, notFound } from "../../errors.ts";
-import { auditLog } from "../../store/sqlite/schema/index.ts";
+import type { AuditFilter } from "../../store/ports/audit-store.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type AuditEntryDto, toAuditEntryDto } from "./audit-dto.ts";
@@ -26,30 +25,30 @@ export type AuditListQuery = {
  * outside any project (users, subscriptions) and those of deleted projects. Other readers
  * (supervisor) only read entries of their own projects: a project_id outside them is a 404.
  */
-export function listAudit(ctx: ServiceContext, auth: AuthContext, query: AuditListQuery): AuditEntryDto[] {
-  const conditions: SQL[] = [];
+export async function listAudit(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  query: AuditListQuery,
+): Promise<AuditEntryDto[]> {
   const seesAll = seesAllProjects(auth.role);
+  let projectIds: readonly string[] | undefined;
   if (query.project_id !== undefined) {
     if (!seesAll && !auth.projectIds.has(query.project_id)) throw notFound("project");
-    conditions.push(eq(auditLog.projectId, query.project_id));
+    projectIds = [query.project_id];
   } else if (!seesAll) {
-    if (auth.projectIds.size === 0) return [];
-    conditions.push(inArray(auditLog.projectId, [...auth.projectIds]));
+    projectIds = [...auth.projectIds];
   }
   const from = query.from === undefined ? undefined : new Date(query.from);
   const to = query.to === undefined ? undefined : new Date(query.to);
   if (from && to && to.getTime() < from.getTime()) throw badRequest("to: must not be before from");
-  if (from) conditions.push(gte(auditLog.at, from));
-  if (to) conditions.push(lt(auditLog.at, to));
-  if (query.entity !== undefined) conditions.push(eq(auditLog.entity, query.entity));
-  if (query.entity_id !== undefined) conditions.push(eq(auditLog.entityId, query.entity_id));
-  if (query.before_seq !== undefined) conditions.push(lt(auditLog.seq, query.before_seq));
-  return ctx.db
-    .select()
-    .from(auditLog)
-    .where(and(...conditions))
-    .orderBy(desc(auditLog.seq))
-    .limit(query.limit ?? AUDIT_LIST_DEFAULT)
-    .all()
-    .map(toAuditEntryDto);
+  const filter: AuditFilter = {
+    ...(projectIds && { projectIds }),
+    ...(from && { from }),
+    ...(to && { to }),
+    ...(query.entity !== undefined && { entity: query.entity }),
+    ...(query.entity_id !== undefined && { entityId: query.entity_id }),
+    ...(query.before_seq !== undefined && { beforeSeq: query.before_seq }),
+    limit: query.limit ?? AUDIT_LIST_DEFAULT,
+  };
+  return (await ctx.store.audit.list(filter)).map(toAuditEntryDto);
 }

@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { forbidden } from "../../errors.ts";
 import { auditHash, auditHashInput } from "../../store/audit-chain.ts";
+import type { StoredAuditEntry } from "../../store/ports/audit-store.ts";
 import { type AuthContext, authorize } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -16,21 +17,6 @@ export type AuditVerification =
       broken_at: { seq: number; id: string | null; reason: ChainBreakReason };
     };
 
-type RawEntry = {
-  seq: number;
-  id: string;
-  at: number;
-  user_id: string | null;
-  project_id: string | null;
-  entity: string;
-  entity_id: string;
-  action: string;
-  before: string | null;
-  after: string | null;
-  prev_hash: string;
-  hash: string;
-};
-
 /** Rows per read batch: about 10 ms of hashing on one core before the event loop gets a turn. */
 export const AUDIT_VERIFY_BATCH = 1000;
 
@@ -43,24 +29,11 @@ function parseJson(text: string | null): { ok: true; value: unknown } | { ok: fa
   }
 }
 
-function recomputedHash(e: RawEntry): string | null {
+function recomputedHash(e: StoredAuditEntry): string | null {
   const before = parseJson(e.before);
   const after = parseJson(e.after);
   if (!before.ok || !after.ok) return null;
-  return auditHash(
-    auditHashInput({
-      id: e.id,
-      at: new Date(e.at),
-      userId: e.user_id,
-      projectId: e.project_id,
-      entity: e.entity,
-      entityId: e.entity_id,
-      action: e.action,
-      before: before.value,
-      after: after.value,
-      prevHash: e.prev_hash,
-    }),
-  );
+  return auditHash(auditHashInput({ ...e, before: before.value, after: after.value }));
 }
 
 /**
@@ -80,30 +53,22 @@ export function assertMayVerifyAudit(auth: AuthContext): void {
  * hash to its stored hash (an edited entry breaks this), and follow the previous seq by one
  * (seq is AUTOINCREMENT and a rolled-back insert does not consume one, so a gap is a removal
  * even when the chain was rehashed after it). Removal of the newest entries is caught against
- * sqlite_sequence, the highest seq ever issued.
+ * the highest seq ever issued.
  *
- * Reads in batches with a prepared iterator and yields to the event loop between them, so a long
+ * Reads in batches and yields to the event loop between them, so a long
  * log neither sits in memory nor stalls telemetry ingestion. Entries appended during the walk are
  * left for the next run: the walk stops at the seq issued when it started.
  */
 export async function verifyAuditChain(ctx: ServiceContext): Promise<AuditVerification> {
-  const issued = ctx.sqlite
-    .prepare<[], { seq: number }>("SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'")
-    .get();
-  const bound = issued?.seq ?? 0;
-  const page = ctx.sqlite.prepare<[number, number, number], RawEntry>(
-    `SELECT seq, id, at, user_id, project_id, entity, entity_id, action, before, after, prev_hash, hash
-       FROM audit_log WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?`,
-  );
+  const bound = await ctx.store.audit.highestIssuedSeq();
   let entries = 0;
   let prevSeq = 0;
   let prevHash = "";
   for (;;) {
-    let read = 0;
-    for (const e of page.iterate(prevSeq, bound, AUDIT_VERIFY_BATCH)) {
-      read++;
+    const page = await ctx.store.audit.chainPage(prevSeq, bound, AUDIT_VERIFY_BATCH);
+    for (const e of page) {
       const reason: ChainBreakReason | null =
-        e.prev_hash !== prevHash
+        e.prevHash !== prevHash
           ? "prev_hash mismatch"
           : recomputedHash(e) !== e.hash
             ? "hash mismatch"
@@ -115,7 +80,7 @@ export async function verifyAuditChain(ctx: ServiceContext): Promise<AuditVerifi
       prevSeq = e.seq;
       prevHash = e.hash;
     }
-    if (read < AUDIT_VERIFY_BATCH) break;
+    if (page.length < AUDIT_VERIFY_BATCH) break;
     await yieldToEventLoop();
   }
   if (prevSeq < bound) {
