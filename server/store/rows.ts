@@ -26,3 +26,6 @@ export type LabResultRow = typeof schema.labResults.$inferSelect;
 export type NewLabResultRow = typeof schema.labResults.$inferInsert;
 export type MeterReadingRow = typeof schema.meterReadings.$inferSelect;
 export type NewMeterReadingRow = typeof schema.meterReadings.$inferInsert;
+export type NewAssetRow = typeof schema.assets.$inferInsert;
+export type NewDeviceRow = typeof schema.devices.$inferInsert;
+export type NewVariableRow = typeof schema.variables.$inferInsert;
