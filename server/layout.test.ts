@@ -187,6 +187,8 @@ describe("storage engines stay behind the store ports", () => {
   });
 
   it("nothing outside server/store/sqlite/ imports better-sqlite3, drizzle's sqlite modules or the adapter, but the files not moved yet", () => {
-    expect(product.filter((file) => reaches(file, "store/sqlite/")).sort()).toEqual([...NOT_MOVED_YET].sort());
+    expect(product.filter((file) => reaches(file, "store/sqlite/")).sort()).toEqual(
+      [...NOT_MOVED_YET].sort(),
+    );
   });
 });
