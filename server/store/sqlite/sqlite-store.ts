@@ -1,9 +1,13 @@
 import type { Store, StorePorts } from "../store.ts";
+import { SqliteAlarmStore } from "./alarm-store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
+import { SqliteBillingStore } from "./billing-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
 import { probeDatabase } from "./probe-database.ts";
+import { SqliteReportStore } from "./report-store.ts";
 import type { SqliteSession } from "./session.ts";
+import { SqliteTelemetryStore } from "./telemetry-store.ts";
 import { TransactionGate } from "./transaction-gate.ts";
 
 /**
@@ -15,6 +19,10 @@ export class SqliteStore implements Store {
   readonly backend = "sqlite";
   readonly field: SqliteFieldStore;
   readonly audit: SqliteAuditStore;
+  readonly billing: SqliteBillingStore;
+  readonly telemetry: SqliteTelemetryStore;
+  readonly alarms: SqliteAlarmStore;
+  readonly reports: SqliteReportStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -34,6 +42,10 @@ export class SqliteStore implements Store {
     };
     this.field = new SqliteFieldStore(this.#session);
     this.audit = new SqliteAuditStore(this.#session);
+    this.billing = new SqliteBillingStore(this.#session);
+    this.telemetry = new SqliteTelemetryStore(this.#session);
+    this.alarms = new SqliteAlarmStore(this.#session);
+    this.reports = new SqliteReportStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
