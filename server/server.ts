@@ -145,7 +145,7 @@ export class CaudalServer {
     this.#autoDeploy.start();
     // Before HTTP: a build left running by the last run is failed before anyone asks about it.
     this.#installerBuilds = new InstallerBuildWorker(this.#ctx, new AgentArtifacts(config.AGENT_DIST_DIR));
-    this.#installerBuilds.start();
+    await this.#installerBuilds.start();
     this.#requestLog = config.REQUEST_LOG_FILE
       ? openRequestLogFile(config.REQUEST_LOG_FILE, config.LOG_LEVEL, logger)
       : undefined;

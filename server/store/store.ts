@@ -2,6 +2,9 @@ import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { BillingStore } from "./ports/billing-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
+import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
+import type { RecordStore } from "./ports/record-store.ts";
 import type { ReportStore } from "./ports/report-store.ts";
 import type { TelemetryStore } from "./ports/telemetry-store.ts";
 
@@ -19,6 +22,9 @@ export type StorePorts = {
   readonly telemetry: TelemetryStore;
   readonly alarms: AlarmStore;
   readonly reports: ReportStore;
+  readonly mqttCredentials: MqttCredentialStore;
+  readonly installerBuilds: InstallerBuildStore;
+  readonly records: RecordStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

@@ -4,7 +4,10 @@ import { SqliteAuditStore } from "./audit-store.ts";
 import { SqliteBillingStore } from "./billing-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
+import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
+import { SqliteRecordStore } from "./record-store.ts";
 import { SqliteReportStore } from "./report-store.ts";
 import type { SqliteSession } from "./session.ts";
 import { SqliteTelemetryStore } from "./telemetry-store.ts";
@@ -23,6 +26,9 @@ export class SqliteStore implements Store {
   readonly telemetry: SqliteTelemetryStore;
   readonly alarms: SqliteAlarmStore;
   readonly reports: SqliteReportStore;
+  readonly mqttCredentials: SqliteMqttCredentialStore;
+  readonly installerBuilds: SqliteInstallerBuildStore;
+  readonly records: SqliteRecordStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -46,6 +52,9 @@ export class SqliteStore implements Store {
     this.telemetry = new SqliteTelemetryStore(this.#session);
     this.alarms = new SqliteAlarmStore(this.#session);
     this.reports = new SqliteReportStore(this.#session);
+    this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
+    this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
+    this.records = new SqliteRecordStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
