@@ -212,7 +212,8 @@ export class CaudalServer {
   }
 
   async stop(): Promise<void> {
-    this.#scheduler?.stop();
+    // First: a pass under way finishes while everything it uses is still open.
+    await this.#scheduler?.stop();
     this.#scheduler = undefined;
     // WebSocket clients first: upgraded sockets would otherwise hold http.close() open.
     await this.#live?.stop();

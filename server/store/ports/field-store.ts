@@ -24,6 +24,8 @@ export type VariableInProject = {
 export type FieldStore = {
   /** Every project, or those of `ids`, by name. */
   projects(ids?: readonly string[]): Promise<ProjectRow[]>;
+  /** The active projects (is_active), every one or those of `ids`, by name then id. */
+  activeProjects(ids?: readonly string[]): Promise<ProjectRow[]>;
   project(id: string): Promise<ProjectRow | undefined>;
   /** The project whose slug is `slug`, other than `except`. */
   projectIdWithSlug(slug: string, except?: string): Promise<string | undefined>;

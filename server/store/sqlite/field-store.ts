@@ -27,6 +27,18 @@ export class SqliteFieldStore implements FieldStore {
     });
   }
 
+  activeProjects(ids?: readonly string[]) {
+    return this.#s.gate.run(() => {
+      if (ids?.length === 0) return [];
+      return this.#s.db
+        .select()
+        .from(projects)
+        .where(and(ids && inArray(projects.id, [...ids]), eq(projects.isActive, true)))
+        .orderBy(asc(projects.name), asc(projects.id))
+        .all();
+    });
+  }
+
   project(id: string) {
     return this.#s.gate.run(() => this.#s.db.select().from(projects).where(eq(projects.id, id)).get());
   }
