@@ -66,14 +66,14 @@ function packagesOf(file: string): string[] {
  * entry goes, and a file not listed may not start.
  */
 const NOT_MOVED_YET: string[] = [
-  "keys.ts",
-  "server.ts",
   "activity/names.ts",
-  "http-workers/worker-thread.ts",
-  "services/context.ts",
   "broker/hmi/field-model.ts",
   "broker/hmi/hmi-namespaces.ts",
   "broker/hmi/project-names.ts",
+  "broker/hmi/sparkplug/bd-seq.ts",
+  "http-workers/worker-thread.ts",
+  "keys.ts",
+  "server.ts",
   "services/agents/agent-alarms.ts",
   "services/agents/agent-device-config.ts",
   "services/agents/agent-health.ts",
@@ -113,19 +113,7 @@ const NOT_MOVED_YET: string[] = [
   "services/auth/two-factor-recovery-codes.ts",
   "services/auth/two-factor-setup.ts",
   "services/auth/two-factor-verify.ts",
-  "services/billing/billing-dto.ts",
-  "services/billing/billing-project.ts",
-  "services/billing/billing-summary.ts",
-  "services/billing/create-snapshot.ts",
-  "services/billing/issue-invoice.ts",
-  "services/billing/list-invoices.ts",
-  "services/billing/measure-usage.ts",
-  "services/billing/monthly-invoice-job.ts",
-  "services/billing/set-invoice-status.ts",
-  "services/billing/set-subscription.ts",
-  "services/billing/start-subscription.ts",
-  "services/dashboard/compliance.ts",
-  "services/dashboard/dashboard-summary.ts",
+  "services/context.ts",
   "services/field/lookup.ts",
   "services/live/session-scope.ts",
   "services/reports/build-content.ts",
@@ -168,7 +156,6 @@ const NOT_MOVED_YET: string[] = [
   "services/users/set-user-projects.ts",
   "services/users/update-user.ts",
   "services/users/user-dto.ts",
-  "broker/hmi/sparkplug/bd-seq.ts",
 ];
 
 describe("storage engines stay behind the store ports", () => {
