@@ -9,6 +9,10 @@ import type {
   devices,
   mqttCredentials,
   projects,
+  recoveryCodes,
+  refreshTokens,
+  sessions,
+  users,
   variables,
 } from "./sqlite/schema/index.ts";
 
@@ -20,3 +24,9 @@ export type VariableRow = typeof variables.$inferSelect;
 export type AuditRow = typeof auditLog.$inferSelect;
 export type MqttCredentialRow = typeof mqttCredentials.$inferSelect;
 export type NewMqttCredentialRow = typeof mqttCredentials.$inferInsert;
+export type UserRow = typeof users.$inferSelect;
+export type NewUserRow = typeof users.$inferInsert;
+export type SessionRow = typeof sessions.$inferSelect;
+export type NewSessionRow = typeof sessions.$inferInsert;
+export type RefreshTokenRow = typeof refreshTokens.$inferSelect;
+export type NewRecoveryCodeRow = typeof recoveryCodes.$inferInsert;
