@@ -2,6 +2,7 @@ import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { BillingStore } from "./ports/billing-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { IdentityStore } from "./ports/identity-store.ts";
 import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
 import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
 import type { RecordStore } from "./ports/record-store.ts";
@@ -22,6 +23,7 @@ export type StorePorts = {
   readonly telemetry: TelemetryStore;
   readonly alarms: AlarmStore;
   readonly reports: ReportStore;
+  readonly identity: IdentityStore;
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
   readonly records: RecordStore;

@@ -4,6 +4,7 @@ import { SqliteAuditStore } from "./audit-store.ts";
 import { SqliteBillingStore } from "./billing-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteIdentityStore } from "./identity-store.ts";
 import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
 import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
@@ -26,6 +27,7 @@ export class SqliteStore implements Store {
   readonly telemetry: SqliteTelemetryStore;
   readonly alarms: SqliteAlarmStore;
   readonly reports: SqliteReportStore;
+  readonly identity: SqliteIdentityStore;
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
   readonly records: SqliteRecordStore;
@@ -52,6 +54,7 @@ export class SqliteStore implements Store {
     this.telemetry = new SqliteTelemetryStore(this.#session);
     this.alarms = new SqliteAlarmStore(this.#session);
     this.reports = new SqliteReportStore(this.#session);
+    this.identity = new SqliteIdentityStore(this.#session);
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
     this.records = new SqliteRecordStore(this.#session);
