@@ -2,7 +2,7 @@ import type { AssetRow, DeviceRow, NewProjectRow, ProjectRow, VariableRow } from
 
 /** Projects and their field model: assets, devices, variables. */
 export type FieldStore = {
-  /** Every project, or those of `ids`, by name. */
+  /** Every project, or those of `ids`, by name then id. */
   projects(ids?: readonly string[]): Promise<ProjectRow[]>;
   project(id: string): Promise<ProjectRow | undefined>;
   /** The project whose slug is `slug`, other than `except`. */
