@@ -43,10 +43,10 @@ export class AccessWatch {
    * Re-reads a person's access and drops the subscriptions it no longer allows. False, and the
    * connection is closed, once the token has expired or the session ended.
    */
-  recheck(client: Client): boolean {
+  async recheck(client: Client): Promise<boolean> {
     const p = principalOf(client);
     // A credential revoked while this connection was authenticating missed the event: close it now.
-    if (p?.kind === "hmi" && !mqttCredentialExists(this.#ctx, p.credentialId)) {
+    if (p?.kind === "hmi" && !(await mqttCredentialExists(this.#ctx, p.credentialId))) {
       this.#ctx.logger.info("mqtt HMI credential revoked: disconnecting", { credential_id: p.credentialId });
       client.close();
       return false;
@@ -75,6 +75,19 @@ export class AccessWatch {
     return true;
   }
 
+  /** recheck from an event: a failure is logged, and the connection is closed to be safe. */
+  async #recheckQuietly(client: Client): Promise<void> {
+    try {
+      await this.recheck(client);
+    } catch (err) {
+      this.#ctx.logger.error("mqtt access recheck failed: disconnecting", {
+        client: client.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      client.close();
+    }
+  }
+
   readonly #onSessionRevoked = (): void => {
     for (const c of this.#registry.clients()) {
       const p = principalOf(c);
@@ -88,7 +101,7 @@ export class AccessWatch {
   readonly #onAccessChanged = ({ userId }: { userId: string }): void => {
     for (const c of this.#registry.clients()) {
       const p = principalOf(c);
-      if (p?.kind === "user" && p.auth.userId === userId) this.recheck(c);
+      if (p?.kind === "user" && p.auth.userId === userId) void this.#recheckQuietly(c);
     }
   };
 

@@ -54,7 +54,7 @@ export async function authenticate(
     return;
   }
   if (isHmiUsername(username)) {
-    const hmi = verifyMqttCredential(a.ctx, username, secret);
+    const hmi = await verifyMqttCredential(a.ctx, username, secret);
     if (!hmi) throw authError("invalid HMI credentials", BAD_CREDENTIALS);
     if (a.registry.hmiConnections(hmi.credentialId) >= a.maxConnectionsPerUser) {
       a.ctx.logger.warn("mqtt connection refused: too many connections", { credential_id: hmi.credentialId });

@@ -9,6 +9,7 @@ import {
   type AuthorizeSubscribeHandler,
   type Client,
   type PublishPacket,
+  type Subscription,
 } from "aedes";
 import { type Payload, topics } from "../../shared/mqtt/topics.ts";
 import type { Logger } from "../logger.ts";
@@ -264,13 +265,25 @@ export class MqttBroker {
   };
 
   readonly #authorizeSubscribe: AuthorizeSubscribeHandler = (client, subscription, done) => {
+    this.#watch.recheck(client).then(
+      (live) => this.#decideSubscription(client, subscription, live, done),
+      (err: unknown) => done(err instanceof Error ? err : new Error(String(err)), null),
+    );
+  };
+
+  #decideSubscription(
+    client: Client,
+    subscription: Subscription,
+    live: boolean,
+    done: (err: Error | null, subscription?: Subscription | null) => void,
+  ): void {
     // Re-read at every SUBSCRIBE: an expired token, ended session or revoked credential closes the connection.
     const p = principalOf(client);
     const allowed =
       p?.kind === "hmi"
         ? hmiMaySubscribe(this.#hmi.names.get(p.projectId), subscription.topic)
         : maySubscribe(p, subscription.topic);
-    if (!this.#watch.recheck(client) || !allowed) {
+    if (!live || !allowed) {
       // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
       // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
       this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });
@@ -278,7 +291,7 @@ export class MqttBroker {
     }
     this.#registry.granted(client, subscription.topic);
     done(null, subscription);
-  };
+  }
 
   #onConnectionError(client: Client, err: Error): void {
     if (!(err instanceof PacketTooLarge)) {

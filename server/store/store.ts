@@ -1,5 +1,6 @@
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
 
 /** Which engine holds the data: SQLite in DATA_DIR (the embedded default) or PostgreSQL. */
 export type Backend = "sqlite" | "postgres";
@@ -11,6 +12,7 @@ export type Backend = "sqlite" | "postgres";
 export type StorePorts = {
   readonly field: FieldStore;
   readonly audit: AuditStore;
+  readonly mqttCredentials: MqttCredentialStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

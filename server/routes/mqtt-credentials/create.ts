@@ -22,8 +22,8 @@ const route = createRoute({
 });
 
 export function mountCreateMqttCredential(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
     const { id } = c.req.valid("param");
-    return c.json(issueMqttCredential(ctx, c.get("auth"), id, c.req.valid("json").name), 201);
+    return c.json(await issueMqttCredential(ctx, c.get("auth"), id, c.req.valid("json").name), 201);
   });
 }

@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountListMqttCredentials(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(listMqttCredentials(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await listMqttCredentials(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

@@ -22,9 +22,9 @@ const route = createRoute({
 });
 
 export function mountRevokeMqttCredential(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
     const { id, credential_id } = c.req.valid("param");
-    revokeMqttCredential(ctx, c.get("auth"), id, credential_id);
+    await revokeMqttCredential(ctx, c.get("auth"), id, credential_id);
     return c.body(null, 204);
   });
 }

@@ -1,6 +1,4 @@
-import type { mqttCredentials } from "../../store/sqlite/schema/index.ts";
-
-type CredentialRow = typeof mqttCredentials.$inferSelect;
+import type { MqttCredentialRow } from "../../store/rows.ts";
 
 /** An HMI's MQTT login as listed: never the password, nor its hash. */
 export type MqttCredentialDto = {
@@ -15,7 +13,7 @@ export type MqttCredentialDto = {
 /** The MQTT user name of a credential: `hmi:<credential id>`. */
 export const hmiUsername = (credentialId: string) => `hmi:${credentialId}`;
 
-export function toMqttCredentialDto(row: CredentialRow): MqttCredentialDto {
+export function toMqttCredentialDto(row: MqttCredentialRow): MqttCredentialDto {
   return {
     id: row.id,
     project_id: row.projectId,

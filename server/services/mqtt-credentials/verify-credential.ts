@@ -1,6 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { mqttCredentials } from "../../store/sqlite/schema/index.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -12,33 +10,23 @@ export function isHmiUsername(username: string): boolean {
 }
 
 /** The credential and its project when `password` is the current password of `username`; else null. */
-export function verifyMqttCredential(
+export async function verifyMqttCredential(
   ctx: ServiceContext,
   username: string,
   password: string,
-): { credentialId: string; projectId: string } | null {
+): Promise<{ credentialId: string; projectId: string } | null> {
   const id = HMI_USER.exec(username)?.[1];
   if (!id) return null;
-  const row = ctx.db
-    .select({ projectId: mqttCredentials.projectId, hash: mqttCredentials.passwordHash })
-    .from(mqttCredentials)
-    .where(eq(mqttCredentials.id, id))
-    .get();
+  const row = await ctx.store.mqttCredentials.login(id);
   if (!row) return null;
   const given = Buffer.from(sha256Hex(password), "hex");
-  const stored = Buffer.from(row.hash, "hex");
+  const stored = Buffer.from(row.passwordHash, "hex");
   return given.length === stored.length && timingSafeEqual(given, stored)
     ? { credentialId: id, projectId: row.projectId }
     : null;
 }
 
 /** Whether the credential still exists (it is deleted when revoked, or with its project). */
-export function mqttCredentialExists(ctx: ServiceContext, credentialId: string): boolean {
-  return (
-    ctx.db
-      .select({ id: mqttCredentials.id })
-      .from(mqttCredentials)
-      .where(eq(mqttCredentials.id, credentialId))
-      .get() !== undefined
-  );
+export async function mqttCredentialExists(ctx: ServiceContext, credentialId: string): Promise<boolean> {
+  return (await ctx.store.mqttCredentials.login(credentialId)) !== undefined;
 }

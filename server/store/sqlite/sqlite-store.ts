@@ -2,6 +2,7 @@ import type { Store, StorePorts } from "../store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
 import type { SqliteSession } from "./session.ts";
 import { TransactionGate } from "./transaction-gate.ts";
@@ -15,6 +16,7 @@ export class SqliteStore implements Store {
   readonly backend = "sqlite";
   readonly field: SqliteFieldStore;
   readonly audit: SqliteAuditStore;
+  readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -34,6 +36,7 @@ export class SqliteStore implements Store {
     };
     this.field = new SqliteFieldStore(this.#session);
     this.audit = new SqliteAuditStore(this.#session);
+    this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
