@@ -17,6 +17,7 @@ import { auditStoreContract, expectIntactChain, storedChain } from "./audit-stor
 import type { ContractBackend } from "./backend.ts";
 import { fieldStoreContract } from "./field-store.contract.ts";
 import { auditEntry } from "./fixtures.ts";
+import { mqttCredentialStoreContract } from "./mqtt-credential-store.contract.ts";
 import { transactionContract } from "./transaction.contract.ts";
 
 // Audit ids are random UUIDs inside the hashed text; the cross-backend test numbers them instead.
@@ -89,6 +90,7 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
 function contracts(backend: ContractBackend): void {
   describe("FieldStore", () => fieldStoreContract(backend));
   describe("AuditStore", () => auditStoreContract(backend));
+  describe("MqttCredentialStore", () => mqttCredentialStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));
 }
 

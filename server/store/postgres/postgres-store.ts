@@ -3,13 +3,18 @@ import type { Store, StorePorts } from "../store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
 import { openPostgres, type PoolOptions, type PostgresHandle } from "./client.ts";
 import { PostgresFieldStore } from "./field-store.ts";
+import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
 import type { PgSession, PgTx } from "./session.ts";
 
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
 function portsOn(session: PgSession): StorePorts {
-  return { field: new PostgresFieldStore(session), audit: new PostgresAuditStore(session) };
+  return {
+    field: new PostgresFieldStore(session),
+    audit: new PostgresAuditStore(session),
+    mqttCredentials: new PostgresMqttCredentialStore(session),
+  };
 }
 
 /**
@@ -23,6 +28,7 @@ export class PostgresStore implements Store {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
+  readonly mqttCredentials: PostgresMqttCredentialStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
 
@@ -39,6 +45,7 @@ export class PostgresStore implements Store {
     };
     this.field = new PostgresFieldStore(session);
     this.audit = new PostgresAuditStore(session);
+    this.mqttCredentials = new PostgresMqttCredentialStore(session);
   }
 
   /** Opens a pool on `url`, applies pending migrations, and serves the store from it. */
