@@ -145,7 +145,7 @@ export class CaudalServer {
     this.#autoDeploy.start();
     // Before HTTP: a build left running by the last run is failed before anyone asks about it.
     this.#installerBuilds = new InstallerBuildWorker(this.#ctx, new AgentArtifacts(config.AGENT_DIST_DIR));
-    this.#installerBuilds.start();
+    await this.#installerBuilds.start();
     this.#requestLog = config.REQUEST_LOG_FILE
       ? openRequestLogFile(config.REQUEST_LOG_FILE, config.LOG_LEVEL, logger)
       : undefined;
@@ -212,7 +212,8 @@ export class CaudalServer {
   }
 
   async stop(): Promise<void> {
-    this.#scheduler?.stop();
+    // First: a pass under way finishes while everything it uses is still open.
+    await this.#scheduler?.stop();
     this.#scheduler = undefined;
     // WebSocket clients first: upgraded sockets would otherwise hold http.close() open.
     await this.#live?.stop();

@@ -72,7 +72,7 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
   const server = new CaudalServer({ config, logger: createLogger("silent"), clock });
   await server.start();
   // Nothing but the measured calls generates reports.
-  server.scheduler.stop();
+  await server.scheduler.stop();
   const base = `http://127.0.0.1:${server.port}`;
   try {
     const { token } = await api<{ token: string }>(base, "/api/auth/setup/register", undefined, {

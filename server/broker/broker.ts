@@ -287,7 +287,8 @@ export class MqttBroker {
       // [MQTT-3.9.3] a refused filter gets return code 0x80 in the SUBACK; the connection and its
       // other subscriptions stay (an error here would drop the client, and it would loop reconnecting).
       this.#logger.debug("mqtt subscription refused", { client: client.id, topic: subscription.topic });
-      return done(null, null);
+      done(null, null);
+      return;
     }
     this.#registry.granted(client, subscription.topic);
     done(null, subscription);

@@ -3,20 +3,35 @@
  * (server/store/postgres/migrations.test.ts checks it at compile time), so they are named once,
  * from the SQLite schema. A type-only import: nothing of SQLite is loaded through it.
  */
-import type {
-  assets,
-  auditLog,
-  devices,
-  mqttCredentials,
-  projects,
-  variables,
-} from "./sqlite/schema/index.ts";
+import type * as schema from "./sqlite/schema/index.ts";
 
-export type ProjectRow = typeof projects.$inferSelect;
-export type NewProjectRow = typeof projects.$inferInsert;
-export type AssetRow = typeof assets.$inferSelect;
-export type DeviceRow = typeof devices.$inferSelect;
-export type VariableRow = typeof variables.$inferSelect;
-export type AuditRow = typeof auditLog.$inferSelect;
-export type MqttCredentialRow = typeof mqttCredentials.$inferSelect;
-export type NewMqttCredentialRow = typeof mqttCredentials.$inferInsert;
+export type ProjectRow = typeof schema.projects.$inferSelect;
+export type NewProjectRow = typeof schema.projects.$inferInsert;
+export type AssetRow = typeof schema.assets.$inferSelect;
+export type DeviceRow = typeof schema.devices.$inferSelect;
+export type VariableRow = typeof schema.variables.$inferSelect;
+export type AuditRow = typeof schema.auditLog.$inferSelect;
+export type MqttCredentialRow = typeof schema.mqttCredentials.$inferSelect;
+export type NewMqttCredentialRow = typeof schema.mqttCredentials.$inferInsert;
+export type InstallerBuildRow = typeof schema.installerBuilds.$inferSelect;
+export type NewInstallerBuildRow = typeof schema.installerBuilds.$inferInsert;
+export type AssetType = AssetRow["assetType"];
+export type MovementRow = typeof schema.movements.$inferSelect;
+export type NewMovementRow = typeof schema.movements.$inferInsert;
+export type DowntimeRow = typeof schema.downtime.$inferSelect;
+export type NewDowntimeRow = typeof schema.downtime.$inferInsert;
+export type WellTestRow = typeof schema.wellTests.$inferSelect;
+export type NewWellTestRow = typeof schema.wellTests.$inferInsert;
+export type LabResultRow = typeof schema.labResults.$inferSelect;
+export type NewLabResultRow = typeof schema.labResults.$inferInsert;
+export type MeterReadingRow = typeof schema.meterReadings.$inferSelect;
+export type NewMeterReadingRow = typeof schema.meterReadings.$inferInsert;
+export type NewAssetRow = typeof schema.assets.$inferInsert;
+export type NewDeviceRow = typeof schema.devices.$inferInsert;
+export type NewVariableRow = typeof schema.variables.$inferInsert;
+export type SubscriptionRow = typeof schema.subscriptions.$inferSelect;
+export type InvoiceRow = typeof schema.invoices.$inferSelect;
+export type NewInvoiceRow = typeof schema.invoices.$inferInsert;
+export type UsageSnapshotRow = typeof schema.usageSnapshots.$inferSelect;
+export type NewUsageSnapshotRow = typeof schema.usageSnapshots.$inferInsert;
+export type AnhReportRow = typeof schema.anhReports.$inferSelect;

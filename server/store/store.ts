@@ -1,6 +1,12 @@
+import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
+import type { BillingStore } from "./ports/billing-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
 import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
+import type { RecordStore } from "./ports/record-store.ts";
+import type { ReportStore } from "./ports/report-store.ts";
+import type { TelemetryStore } from "./ports/telemetry-store.ts";
 
 /** Which engine holds the data: SQLite in DATA_DIR (the embedded default) or PostgreSQL. */
 export type Backend = "sqlite" | "postgres";
@@ -12,7 +18,13 @@ export type Backend = "sqlite" | "postgres";
 export type StorePorts = {
   readonly field: FieldStore;
   readonly audit: AuditStore;
+  readonly billing: BillingStore;
+  readonly telemetry: TelemetryStore;
+  readonly alarms: AlarmStore;
+  readonly reports: ReportStore;
   readonly mqttCredentials: MqttCredentialStore;
+  readonly installerBuilds: InstallerBuildStore;
+  readonly records: RecordStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

@@ -215,9 +215,9 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
   it("when the month closes the scheduler issues April's invoices, with March's overage", async () => {
     setPoints(project, "2025-03", 10_250_001);
     setClock(t, at("2025-04-01T00:01:00Z"));
-    const first = t.server.scheduler.tick();
+    const first = await t.server.scheduler.tick();
     expect(first.monthly_invoices).toEqual({ issued: 3, failed: 0 });
-    expect(t.server.scheduler.tick().monthly_invoices).toEqual({ issued: 0, failed: 0 });
+    expect((await t.server.scheduler.tick()).monthly_invoices).toEqual({ issued: 0, failed: 0 });
 
     const admin = await t.admin();
     const token = (await t.login(admin.email, admin.password)).body.token;

@@ -23,7 +23,10 @@ const route = createRoute({
 });
 
 export function mountInvoiceStatus(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "billing:write") }, (c) =>
-    c.json(setInvoiceStatus(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json").status), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "billing:write") }, async (c) =>
+    c.json(
+      await setInvoiceStatus(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json").status),
+      200,
+    ),
   );
 }

@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountListInvoices(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "billing:read") }, (c) =>
-    c.json(listInvoices(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "billing:read") }, async (c) =>
+    c.json(await listInvoices(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
   );
 }

@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountCreateSnapshot(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "billing:write") }, (c) =>
-    c.json(createSnapshot(ctx, c.get("auth"), c.req.valid("json").project_id), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "billing:write") }, async (c) =>
+    c.json(await createSnapshot(ctx, c.get("auth"), c.req.valid("json").project_id), 201),
   );
 }

@@ -24,9 +24,9 @@ const route = createRoute({
 });
 
 export function mountSetSubscription(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "billing:admin") }, (c) =>
+  router.openapi({ ...route, middleware: guard(ctx, "billing:admin") }, async (c) =>
     c.json(
-      setSubscription(ctx, c.get("auth"), c.req.valid("param").project_id, c.req.valid("json").plan),
+      await setSubscription(ctx, c.get("auth"), c.req.valid("param").project_id, c.req.valid("json").plan),
       200,
     ),
   );

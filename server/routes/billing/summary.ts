@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function mountBillingSummary(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "billing:admin") }, (c) =>
-    c.json(billingSummary(ctx), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "billing:admin") }, async (c) =>
+    c.json(await billingSummary(ctx), 200),
   );
 }

@@ -24,7 +24,7 @@ const route = createRoute({
 });
 
 export function mountUsage(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "billing:read") }, (c) =>
-    c.json(getUsage(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "billing:read") }, async (c) =>
+    c.json(await getUsage(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
   );
 }

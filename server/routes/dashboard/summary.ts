@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function mountDashboardSummary(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "dashboard:read") }, (c) =>
-    c.json(dashboardSummary(ctx, c.get("auth")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "dashboard:read") }, async (c) =>
+    c.json(await dashboardSummary(ctx, c.get("auth")), 200),
   );
 }

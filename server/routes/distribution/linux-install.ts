@@ -44,8 +44,14 @@ const route = createRoute({
 });
 
 export function mountLinuxInstall(router: Router, ctx: ServiceContext, artifacts: AgentArtifacts): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
-    const script = linuxInstallScript(ctx, c.get("auth"), artifacts, c.req.valid("param").id, c.req.url);
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
+    const script = await linuxInstallScript(
+      ctx,
+      c.get("auth"),
+      artifacts,
+      c.req.valid("param").id,
+      c.req.url,
+    );
     return c.body(script, 200, {
       "Content-Type": "text/x-shellscript; charset=utf-8",
       "Content-Disposition": 'attachment; filename="caudal-agent-install.sh"',

@@ -72,7 +72,7 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
 
   it("at 00:02 Bogota: Bogota's day is pending; Tokyo's (closed 14 h ago) is generated", async () => {
     setClock(t, at("2025-03-11T05:02:00Z"));
-    const result = t.server.scheduler.tick();
+    const result = await t.server.scheduler.tick();
     expect(result.anh_daily_reports).toMatchObject({ failed: 0 });
 
     const [pending] = await reportsOf(bogota);
@@ -108,7 +108,7 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
   it("five minutes after the close it generates the pending report, in place", async () => {
     const [pending] = await reportsOf(bogota);
     setClock(t, at("2025-03-11T05:06:00Z"));
-    t.server.scheduler.tick();
+    await t.server.scheduler.tick();
     const reports = await reportsOf(bogota);
     expect(reports).toHaveLength(1);
     expect(reports[0]).toMatchObject({ id: pending?.id, status: "generated", version: 1 });
@@ -136,7 +136,7 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
   it("is idempotent and skips projects created after the day ended", async () => {
     const late = await createProject(t, { name: "created today" }, await token());
     const before = (await reportsOf(bogota)).length + (await reportsOf(tokyo)).length;
-    const result = t.server.scheduler.tick();
+    const result = await t.server.scheduler.tick();
     expect(result.anh_daily_reports).toEqual({ pending: 0, generated: 0, failed: 0 });
     expect((await reportsOf(bogota)).length + (await reportsOf(tokyo)).length).toBe(before);
     expect(await reportsOf(late)).toEqual([]);
@@ -145,7 +145,7 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
   it("the next midnight in Tokyo brings Tokyo's next day, chained to its first", async () => {
     const [tokyoFirst] = await reportsOf(tokyo);
     setClock(t, at("2025-03-11T15:10:00Z")); // 00:10 on the 12th in Tokyo
-    t.server.scheduler.tick();
+    await t.server.scheduler.tick();
     const tk = await reportsOf(tokyo);
     expect(tk.map((r) => r.report_date)).toEqual(["2025-03-11", "2025-03-10"]);
     const full = await t.request<Report>(`/api/anh/reports/${tk[0]?.id}`, { token: await token() });
@@ -154,9 +154,9 @@ describe("scheduler: yesterday's report per project time zone, driven by a fake 
 
   it("start() arms the timer and stop() clears it", async () => {
     const scheduler = t.server.scheduler;
-    scheduler.stop();
-    scheduler.stop();
+    await scheduler.stop();
+    await scheduler.stop();
     scheduler.start();
-    scheduler.stop();
+    await scheduler.stop();
   });
 });

@@ -5,7 +5,7 @@ import { AppError } from "../../errors.ts";
 import { variables } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleDevice } from "../field/lookup.ts";
+import { visibleDeviceRow } from "../field/lookup.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
 import { AGENT_DEADLINE_SHARE, askAgent, assertAgentOnline } from "./agent-requests.ts";
 
@@ -32,7 +32,7 @@ export async function testReadDevice(
   deviceId: string,
   timeoutMs = TEST_READ_TIMEOUT_MS,
 ): Promise<TestReadResult> {
-  const { device, projectId } = visibleDevice(ctx.db, auth, deviceId);
+  const { device, projectId } = visibleDeviceRow(ctx.db, auth, deviceId);
   assertAgentOnline(ctx, projectId);
   const vars = ctx.db
     .select()

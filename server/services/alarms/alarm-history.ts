@@ -3,7 +3,7 @@ import { notFound } from "../../errors.ts";
 import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleAsset } from "../field/lookup.ts";
+import { visibleAssetRow } from "../field/lookup.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 import { assertVisibleProject } from "./visible.ts";
 
@@ -46,7 +46,8 @@ export function alarmHistory(
 ): AlarmHistoryEntry[] {
   assertVisibleProject(ctx.db, auth, q.projectId);
   // An asset of another project is as unknown as one that does not exist.
-  if (q.assetId && visibleAsset(ctx.db, auth, q.assetId).projectId !== q.projectId) throw notFound("asset");
+  if (q.assetId && visibleAssetRow(ctx.db, auth, q.assetId).projectId !== q.projectId)
+    throw notFound("asset");
   const rows = ctx.db
     .select({ event: alarmEvents, alarm: alarms })
     .from(alarmEvents)

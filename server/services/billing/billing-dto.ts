@@ -1,8 +1,5 @@
-import type { invoices, usageSnapshots } from "../../store/sqlite/schema/index.ts";
+import type { InvoiceRow, UsageSnapshotRow as SnapshotRow } from "../../store/rows.ts";
 import { centsToUsd, type PlanName } from "./plans.ts";
-
-type InvoiceRow = typeof invoices.$inferSelect;
-type SnapshotRow = typeof usageSnapshots.$inferSelect;
 
 /** Invoice (spec §2) plus the plan it bills. */
 export type InvoiceDto = {

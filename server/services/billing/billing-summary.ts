@@ -1,5 +1,3 @@
-import { eq, sum } from "drizzle-orm";
-import { invoices, subscriptions } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { centsToUsd, PLANS } from "./plans.ts";
 
@@ -14,16 +12,12 @@ export type BillingSummaryDto = {
  * project with a plan; MRR is the sum of their plans' monthly prices (overage excluded: it is not
  * recurring).
  */
-export function billingSummary(ctx: ServiceContext): BillingSummaryDto {
-  const paid = ctx.db
-    .select({ cents: sum(invoices.amountCents) })
-    .from(invoices)
-    .where(eq(invoices.status, "paid"))
-    .get();
-  const subs = ctx.db.select({ plan: subscriptions.plan }).from(subscriptions).all();
+export async function billingSummary(ctx: ServiceContext): Promise<BillingSummaryDto> {
+  const paidCents = await ctx.store.billing.paidRevenueCents();
+  const subs = await ctx.store.billing.subscriptions();
   const mrrCents = subs.reduce((n, s) => n + PLANS[s.plan].monthlyPriceCents, 0);
   return {
-    total_revenue_usd: centsToUsd(Number(paid?.cents ?? 0)),
+    total_revenue_usd: centsToUsd(paidCents),
     active_subscriptions: subs.length,
     mrr_usd: centsToUsd(mrrCents),
   };

@@ -1,8 +1,8 @@
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { visibleProject } from "../field/lookup.ts";
 import type { UsageDto } from "./billing-dto.ts";
 import { monthOf } from "./billing-period.ts";
-import { billingProject } from "./billing-project.ts";
 import { measureUsage, type Usage } from "./measure-usage.ts";
 import { centsToUsd } from "./plans.ts";
 
@@ -19,8 +19,8 @@ export function toUsageDto(u: Usage): UsageDto {
 }
 
 /** GET /billing/usage: the current calendar month (UTC) so far. */
-export function getUsage(ctx: ServiceContext, auth: AuthContext, projectId: string): UsageDto {
-  billingProject(ctx.db, auth, projectId);
+export async function getUsage(ctx: ServiceContext, auth: AuthContext, projectId: string): Promise<UsageDto> {
+  await visibleProject(ctx.store.field, auth, projectId);
   const now = ctx.clock.now().getTime();
-  return toUsageDto(measureUsage(ctx.db, projectId, monthOf(now), now));
+  return toUsageDto(await measureUsage(ctx.store, projectId, monthOf(now), now));
 }

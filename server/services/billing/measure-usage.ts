@@ -1,13 +1,4 @@
-import { and, count, eq, exists, gte, lt, sql } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import {
-  assets,
-  devices,
-  subscriptions,
-  telemetryRollup5m,
-  telemetrySeries,
-  usageCounters,
-} from "../../store/sqlite/schema/index.ts";
+import type { StorePorts } from "../../store/store.ts";
 import type { BillingPeriod } from "./billing-period.ts";
 import { estimatedCostCents, PLANS, type PlanName } from "./plans.ts";
 import { DEFAULT_PLAN } from "./start-subscription.ts";
@@ -22,67 +13,52 @@ export type Usage = {
   estimatedCostCents: number;
 };
 
-/** Points ingested in the period, as counted at ingest (usage_counters, never a scan of raw rows). */
-export function telemetryPointsIn(db: DbOrTx, projectId: string, period: BillingPeriod): number {
-  const row = db
-    .select({ points: usageCounters.telemetryPoints })
-    .from(usageCounters)
-    .where(and(eq(usageCounters.projectId, projectId), eq(usageCounters.period, period.period)))
-    .get();
-  return row?.points ?? 0;
+/** The ports usage is measured through: the billing port's counts and telemetry's reads. */
+type UsagePorts = Pick<StorePorts, "billing" | "telemetry">;
+
+/** Points ingested in the period, as counted at ingest (never a scan of raw rows). */
+export function telemetryPointsIn(
+  ports: UsagePorts,
+  projectId: string,
+  period: BillingPeriod,
+): Promise<number> {
+  return ports.billing.telemetryPoints(projectId, period.period);
 }
 
 /**
  * Enabled devices whose asset reported in the period. For the running month the series' newest
- * reading (telemetry_series.last_ts ≥ period start) tells; for a closed month, whether the asset
- * has a 5-minute rollup inside it.
+ * reading (at or after the period's start) tells; for a closed month, whether the asset has a
+ * 5-minute rollup inside it.
  */
-export function activeDevicesIn(db: DbOrTx, projectId: string, period: BillingPeriod, nowMs: number): number {
-  const running = nowMs < period.endMs;
-  const reported = running
-    ? db
-        .select({ one: sql`1` })
-        .from(telemetrySeries)
-        .where(and(eq(telemetrySeries.assetId, assets.id), gte(telemetrySeries.lastTs, period.startMs)))
-    : db
-        .select({ one: sql`1` })
-        .from(telemetrySeries)
-        .innerJoin(
-          telemetryRollup5m,
-          and(
-            eq(telemetryRollup5m.seriesId, telemetrySeries.id),
-            gte(telemetryRollup5m.bucket, period.startMs),
-            lt(telemetryRollup5m.bucket, period.endMs),
-          ),
-        )
-        .where(eq(telemetrySeries.assetId, assets.id));
-  const row = db
-    .select({ n: count() })
-    .from(devices)
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(and(eq(assets.projectId, projectId), eq(devices.enabled, true), exists(reported)))
-    .get();
-  return row?.n ?? 0;
+export function activeDevicesIn(
+  ports: UsagePorts,
+  projectId: string,
+  period: BillingPeriod,
+  nowMs: number,
+): Promise<number> {
+  return nowMs < period.endMs
+    ? ports.telemetry.devicesReportingSince(projectId, period.startMs)
+    : ports.telemetry.devicesReportedIn(projectId, period.startMs, period.endMs);
 }
 
 /**
  * The project's plan. Every project has a subscription from its creation (and migration 0004 gave
  * one to older projects); a project without one still bills as the default plan, never as none.
  */
-export function planOf(db: DbOrTx, projectId: string): PlanName {
-  const row = db
-    .select({ plan: subscriptions.plan })
-    .from(subscriptions)
-    .where(eq(subscriptions.projectId, projectId))
-    .get();
-  return row?.plan ?? DEFAULT_PLAN;
+export async function planOf(ports: UsagePorts, projectId: string): Promise<PlanName> {
+  return (await ports.billing.subscription(projectId))?.plan ?? DEFAULT_PLAN;
 }
 
 /** A project's usage and estimated cost for `period` under its current plan. */
-export function measureUsage(db: DbOrTx, projectId: string, period: BillingPeriod, nowMs: number): Usage {
-  const telemetryPoints = telemetryPointsIn(db, projectId, period);
-  const activeDevices = activeDevicesIn(db, projectId, period, nowMs);
-  const plan = planOf(db, projectId);
+export async function measureUsage(
+  ports: UsagePorts,
+  projectId: string,
+  period: BillingPeriod,
+  nowMs: number,
+): Promise<Usage> {
+  const telemetryPoints = await telemetryPointsIn(ports, projectId, period);
+  const activeDevices = await activeDevicesIn(ports, projectId, period, nowMs);
+  const plan = await planOf(ports, projectId);
   return {
     projectId,
     period,

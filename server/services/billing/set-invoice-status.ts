@@ -1,12 +1,10 @@
-import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { invoices } from "../../store/sqlite/schema/index.ts";
+import type { InvoiceRow } from "../../store/rows.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type InvoiceDto, invoiceAuditView, toInvoiceDto } from "./billing-dto.ts";
 
-export type InvoiceStatus = (typeof invoices.$inferSelect)["status"];
+export type InvoiceStatus = InvoiceRow["status"];
 
 /**
  * PATCH /billing/invoices/{id}/status. Spec §3: any invoice may move to any of the four states.
@@ -18,20 +16,16 @@ export function setInvoiceStatus(
   auth: AuthContext,
   invoiceId: string,
   status: InvoiceStatus,
-): InvoiceDto {
+): Promise<InvoiceDto> {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    const before = tx.select().from(invoices).where(eq(invoices.id, invoiceId)).get();
+  return ctx.store.transaction(async (tx) => {
+    const before = await tx.billing.invoice(invoiceId);
     if (!before || !canSeeProject(auth, before.projectId)) throw notFound("invoice");
     if (before.status === status) return toInvoiceDto(before);
     const paidAt = status === "paid" ? (before.paidAt ?? now) : null;
-    const after = tx
-      .update(invoices)
-      .set({ status, paidAt })
-      .where(eq(invoices.id, invoiceId))
-      .returning()
-      .get();
-    appendAudit(tx, {
+    const after = await tx.billing.updateInvoiceStatus(invoiceId, status, paidAt);
+    if (!after) throw notFound("invoice");
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: before.projectId,

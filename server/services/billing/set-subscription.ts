@@ -1,12 +1,11 @@
-import { eq } from "drizzle-orm";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { type invoices, subscriptions } from "../../store/sqlite/schema/index.ts";
+import { notFound } from "../../errors.ts";
+import type { InvoiceRow, SubscriptionRow } from "../../store/rows.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { visibleProject } from "../field/lookup.ts";
 import { type InvoiceDto, toInvoiceDto } from "./billing-dto.ts";
-import { billingProject } from "./billing-project.ts";
 import { centsToUsd, PLANS, type PlanName } from "./plans.ts";
-import { startSubscriptionIn } from "./start-subscription.ts";
+import { startSubscription } from "./start-subscription.ts";
 
 export type SubscriptionDto = {
   project_id: string;
@@ -29,13 +28,13 @@ export function setSubscription(
   auth: AuthContext,
   projectId: string,
   plan: PlanName,
-): SubscriptionDto {
+): Promise<SubscriptionDto> {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    billingProject(tx, auth, projectId);
-    const before = tx.select().from(subscriptions).where(eq(subscriptions.projectId, projectId)).get();
+  return ctx.store.transaction(async (tx) => {
+    await visibleProject(tx.field, auth, projectId);
+    const before = await tx.billing.subscription(projectId);
     if (!before) {
-      const started = startSubscriptionIn(tx, {
+      const started = await startSubscription(tx, {
         projectId,
         plan,
         now,
@@ -44,14 +43,10 @@ export function setSubscription(
       });
       return toSubscriptionDto(started.row, started.invoice);
     }
-    const row = tx
-      .update(subscriptions)
-      .set({ plan, updatedAt: now })
-      .where(eq(subscriptions.projectId, projectId))
-      .returning()
-      .get();
+    const row = await tx.billing.updatePlan(projectId, plan, now);
+    if (!row) throw notFound("project");
     if (before.plan !== plan) {
-      appendAudit(tx, {
+      await tx.audit.append({
         at: now,
         userId: auth.userId,
         projectId,
@@ -66,10 +61,7 @@ export function setSubscription(
   });
 }
 
-function toSubscriptionDto(
-  row: typeof subscriptions.$inferSelect,
-  invoice: typeof invoices.$inferSelect | undefined,
-): SubscriptionDto {
+function toSubscriptionDto(row: SubscriptionRow, invoice: InvoiceRow | undefined): SubscriptionDto {
   return {
     project_id: row.projectId,
     plan: row.plan,

@@ -1,7 +1,7 @@
-import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { subscriptions } from "../../store/sqlite/schema/index.ts";
+import type { InvoiceRow, SubscriptionRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 import { monthOf } from "./billing-period.ts";
-import { issueInvoiceIn } from "./issue-invoice.ts";
+import { issueInvoice } from "./issue-invoice.ts";
 import { PLANS, type PlanName } from "./plans.ts";
 
 /**
@@ -20,18 +20,17 @@ type StartInput = {
 };
 
 /**
- * Starts a project's subscription inside the caller's transaction: the subscription row, its
- * audit entry, and the current month's invoice (the plan's monthly price, billed in advance) as
- * pending unless one exists. Returns the row and the invoice it issued, if any.
+ * Starts a project's subscription with the caller's transaction: the subscription row, its audit
+ * entry, and the current month's invoice (the plan's monthly price, billed in advance) as pending
+ * unless one exists. Returns the row and the invoice it issued, if any.
  */
-export function startSubscriptionIn(tx: DbOrTx, input: StartInput) {
+export async function startSubscription(
+  tx: StorePorts,
+  input: StartInput,
+): Promise<{ row: SubscriptionRow; invoice: InvoiceRow | undefined }> {
   const { projectId, plan, now } = input;
-  const row = tx
-    .insert(subscriptions)
-    .values({ projectId, plan, startedAt: now, updatedAt: now })
-    .returning()
-    .get();
-  appendAudit(tx, {
+  const row = await tx.billing.insertSubscription({ projectId, plan, startedAt: now, updatedAt: now });
+  await tx.audit.append({
     at: now,
     userId: input.userId,
     projectId,
@@ -41,7 +40,7 @@ export function startSubscriptionIn(tx: DbOrTx, input: StartInput) {
     before: null,
     after: { plan },
   });
-  const invoice = issueInvoiceIn(tx, {
+  const invoice = await issueInvoice(tx, {
     projectId,
     period: monthOf(now.getTime()).period,
     plan,

@@ -1,6 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
-import { anhReports, type projects } from "../../store/sqlite/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
+import type { ReportStore } from "../../store/ports/report-store.ts";
+import type { ProjectRow } from "../../store/rows.ts";
 import { lastClosedDay } from "../reports/production-day.ts";
 
 export type ComplianceEntry = {
@@ -19,11 +18,11 @@ export type ComplianceEntry = {
  * when there is none yet (or it is still pending). A project created after yesterday ended owes
  * no report for it (null), nor does one whose time zone is unknown to the runtime.
  */
-export function projectCompliance(
-  ctx: ServiceContext,
-  project: typeof projects.$inferSelect,
+export async function projectCompliance(
+  reports: ReportStore,
+  project: ProjectRow,
   nowMs: number,
-): ComplianceEntry | null {
+): Promise<ComplianceEntry | null> {
   let date: string;
   try {
     const day = lastClosedDay(nowMs, project.timezone);
@@ -32,13 +31,7 @@ export function projectCompliance(
   } catch {
     return null;
   }
-  const report = ctx.db
-    .select({ id: anhReports.id, status: anhReports.status, content: anhReports.content })
-    .from(anhReports)
-    .where(and(eq(anhReports.projectId, project.id), eq(anhReports.reportDate, date)))
-    .orderBy(desc(anhReports.version))
-    .limit(1)
-    .get();
+  const report = await reports.latestVersion(project.id, date);
   const base = { project_id: project.id, project_name: project.name, report_date: date };
   if (!report || report.status === "pending" || !report.content) {
     return {

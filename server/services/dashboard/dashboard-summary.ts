@@ -1,6 +1,4 @@
-import { and, count, desc, eq, gte, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import { roleCan, seesAllProjects } from "../../../shared/roles.ts";
-import { alarms, assets, projects, telemetrySeries } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type ComplianceEntry, projectCompliance } from "./compliance.ts";
@@ -36,63 +34,21 @@ export type DashboardSummaryDto = {
  *   without telemetry:read (an anh_reader sees reports and records, never telemetry);
  * - compliance_status: the worst of the projects' yesterday-report states (see compliance.ts).
  */
-export function dashboardSummary(ctx: ServiceContext, auth: AuthContext): DashboardSummaryDto {
+export async function dashboardSummary(ctx: ServiceContext, auth: AuthContext): Promise<DashboardSummaryDto> {
   const now = ctx.clock.now().getTime();
-  const all = seesAllProjects(auth.role);
-  const ids = [...auth.projectIds];
-  if (!all && ids.length === 0) {
-    return {
-      active_assets: 0,
-      total_alarms: 0,
-      recent_telemetry: [],
-      compliance_status: "compliant",
-      compliance: [],
-    };
-  }
-  const inScope = (
-    column: typeof telemetrySeries.projectId | typeof alarms.projectId | typeof projects.id,
-  ) => (all ? undefined : inArray(column, ids));
-
-  const active = ctx.db
-    .select({ n: count() })
-    .from(assets)
-    .where(
-      and(
-        all ? undefined : inArray(assets.projectId, ids),
-        inArray(
-          assets.id,
-          ctx.db
-            .select({ id: telemetrySeries.assetId })
-            .from(telemetrySeries)
-            .where(
-              and(inScope(telemetrySeries.projectId), gte(telemetrySeries.lastTs, now - ACTIVE_WINDOW_MS)),
-            ),
-        ),
-      ),
-    )
-    .get();
-
-  const listed: SQL | undefined = or(eq(alarms.active, true), eq(alarms.acknowledged, false));
-  const openAlarms = ctx.db
-    .select({ n: count() })
-    .from(alarms)
-    .where(and(inScope(alarms.projectId), listed))
-    .get();
-
+  // Every project for roles that see them all; else the caller's (none: all counts are zero).
+  const scope = seesAllProjects(auth.role) ? undefined : [...auth.projectIds];
+  const { store } = ctx;
+  const activeAssets = await store.telemetry.activeAssetCount(now - ACTIVE_WINDOW_MS, scope);
+  const totalAlarms = await store.alarms.listedCount(scope);
   const recent = roleCan(auth.role, "telemetry:read")
-    ? recentReadings(ctx, inScope(telemetrySeries.projectId))
+    ? await store.telemetry.recentReadings(RECENT_TELEMETRY_LIMIT, scope)
     : [];
-
-  const projectRows = ctx.db
-    .select()
-    .from(projects)
-    .where(and(inScope(projects.id), eq(projects.isActive, true)))
-    .orderBy(projects.name, projects.id)
-    .all();
-  const compliance = projectRows.flatMap((p) => {
-    const entry = projectCompliance(ctx, p, now);
-    return entry ? [entry] : [];
-  });
+  const compliance: ComplianceEntry[] = [];
+  for (const project of await store.field.activeProjects(scope)) {
+    const entry = await projectCompliance(store.reports, project, now);
+    if (entry) compliance.push(entry);
+  }
   const status = compliance.some((c) => c.status === "non_compliant")
     ? "non_compliant"
     : compliance.some((c) => c.status === "attention")
@@ -100,38 +56,18 @@ export function dashboardSummary(ctx: ServiceContext, auth: AuthContext): Dashbo
       : "compliant";
 
   return {
-    active_assets: active?.n ?? 0,
-    total_alarms: openAlarms?.n ?? 0,
+    active_assets: activeAssets,
+    total_alarms: totalAlarms,
     recent_telemetry: recent.map((r) => ({
       project_id: r.projectId,
       asset_id: r.assetId,
       asset_name: r.assetName,
       variable: r.variable,
-      value: r.value ?? 0,
+      value: r.value,
       unit: r.unit,
-      timestamp: new Date(r.ts ?? 0).toISOString(),
+      timestamp: new Date(r.ts).toISOString(),
     })),
     compliance_status: status,
     compliance,
   };
-}
-
-/** The newest reading of the RECENT_TELEMETRY_LIMIT most recently updated series in scope. */
-function recentReadings(ctx: ServiceContext, scope: SQL | undefined) {
-  return ctx.db
-    .select({
-      projectId: telemetrySeries.projectId,
-      assetId: telemetrySeries.assetId,
-      assetName: assets.name,
-      variable: telemetrySeries.variable,
-      value: telemetrySeries.lastValue,
-      unit: telemetrySeries.unit,
-      ts: telemetrySeries.lastTs,
-    })
-    .from(telemetrySeries)
-    .innerJoin(assets, eq(assets.id, telemetrySeries.assetId))
-    .where(and(scope, isNotNull(telemetrySeries.lastTs), isNotNull(telemetrySeries.lastValue)))
-    .orderBy(desc(telemetrySeries.lastTs), telemetrySeries.id)
-    .limit(RECENT_TELEMETRY_LIMIT)
-    .all();
 }

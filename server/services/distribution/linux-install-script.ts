@@ -3,7 +3,7 @@ import { issueEnrollmentCode } from "../agents/enrollment-codes.ts";
 import { publicBaseUrl } from "../agents/public-urls.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleProjectRow } from "../field/lookup.ts";
+import { visibleProject } from "../field/lookup.ts";
 import type { AgentArtifacts } from "./agent-artifacts.ts";
 import { installFiles, renderTemplate } from "./install-template.ts";
 import { agentNotBuilt } from "./linux-binary.ts";
@@ -17,14 +17,14 @@ export const AGENT_DATA_DIR = "/var/lib/caudal-agent";
  * the caller) that both downloads the binary and enrolls the agent. An architecture that was not
  * built gets an empty checksum, and the script says so on such a machine.
  */
-export function linuxInstallScript(
+export async function linuxInstallScript(
   ctx: ServiceContext,
   auth: AuthContext,
   artifacts: AgentArtifacts,
   projectId: string,
   requestUrl: string,
-): string {
-  visibleProjectRow(ctx.db, auth, projectId);
+): Promise<string> {
+  await visibleProject(ctx.store.field, auth, projectId);
   const built = LINUX_ARCHES.map((arch) => ({ arch, found: artifacts.artifact(linuxTarget(arch)) }));
   const manifest = built.find((b) => b.found)?.found?.manifest;
   if (!manifest)

@@ -1,11 +1,6 @@
-import type { assets, devices, projects, variables } from "../../store/sqlite/schema/index.ts";
+import type { AssetRow, DeviceRow, ProjectRow, VariableRow } from "../../store/rows.ts";
 import { type AgentHealthReport, parseHealthReport } from "../agents/health-report.ts";
 import { storedSettings } from "./devices/device-settings.ts";
-
-type ProjectRow = typeof projects.$inferSelect;
-type AssetRow = typeof assets.$inferSelect;
-type DeviceRow = typeof devices.$inferSelect;
-type VariableRow = typeof variables.$inferSelect;
 
 /** EdgeProject (spec §2) plus timezone and updated_at. */
 export type ProjectDto = {

@@ -1,4 +1,4 @@
-import type { assets, devices, variables } from "../../store/sqlite/schema/index.ts";
+import type { AssetRow, DeviceRow, VariableRow } from "../../store/rows.ts";
 
 /*
  * Create and replace bodies after validation (the route's zod schemas enforce ranges and enums).
@@ -21,14 +21,14 @@ export type ProjectInput = {
 export type AssetInput = {
   project_id: string;
   name: string;
-  asset_type: (typeof assets.$inferSelect)["assetType"];
+  asset_type: AssetRow["assetType"];
   latitude?: number | null | undefined;
   longitude?: number | null | undefined;
 };
 
 export type DeviceInput = {
   name: string;
-  protocol: (typeof devices.$inferSelect)["protocol"];
+  protocol: DeviceRow["protocol"];
   host?: string | null | undefined;
   port?: number | null | undefined;
   slave_id?: number | null | undefined;
@@ -39,14 +39,14 @@ export type DeviceInput = {
 
 export type VariableInput = {
   alias: string;
-  data_type: (typeof variables.$inferSelect)["dataType"];
+  data_type: VariableRow["dataType"];
   register_address?: number | null | undefined;
   unit?: string | null | undefined;
   scale_factor?: number | null | undefined;
   enabled?: boolean | undefined;
   address?: string | null | undefined;
-  register_kind?: (typeof variables.$inferSelect)["registerKind"] | undefined;
-  word_order?: (typeof variables.$inferSelect)["wordOrder"] | undefined;
+  register_kind?: VariableRow["registerKind"] | undefined;
+  word_order?: VariableRow["wordOrder"] | undefined;
   poll_interval_ms?: number | undefined;
   deadband?: number | undefined;
 };

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
 import type { FieldStore } from "../../store/ports/field-store.ts";
 import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { assets, devices, projects, variables } from "../../store/sqlite/schema/index.ts";
+import { assets, devices, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -17,6 +17,24 @@ export async function visibleProject(field: FieldStore, auth: AuthContext, id: s
   return row;
 }
 
+export async function visibleAsset(field: FieldStore, auth: AuthContext, id: string) {
+  const row = await field.asset(id);
+  if (!row || !canSeeProject(auth, row.projectId)) throw notFound("asset");
+  return row;
+}
+
+export async function visibleDevice(field: FieldStore, auth: AuthContext, id: string) {
+  const found = await field.device(id);
+  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
+  return found;
+}
+
+export async function visibleVariable(field: FieldStore, auth: AuthContext, id: string) {
+  const found = await field.variable(id);
+  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("variable");
+  return found;
+}
+
 /** visibleProject for code still on the SQLite connection (until it moves onto the field port). */
 export function visibleProjectRow(db: DbOrTx, auth: AuthContext, id: string) {
   const row = db.select().from(projects).where(eq(projects.id, id)).get();
@@ -24,13 +42,15 @@ export function visibleProjectRow(db: DbOrTx, auth: AuthContext, id: string) {
   return row;
 }
 
-export function visibleAsset(db: DbOrTx, auth: AuthContext, id: string) {
+/** visibleAsset for code still on the SQLite connection (alarms, until it moves onto its port). */
+export function visibleAssetRow(db: DbOrTx, auth: AuthContext, id: string) {
   const row = db.select().from(assets).where(eq(assets.id, id)).get();
   if (!row || !canSeeProject(auth, row.projectId)) throw notFound("asset");
   return row;
 }
 
-export function visibleDevice(db: DbOrTx, auth: AuthContext, id: string) {
+/** visibleDevice for code still on the SQLite connection (agents, until it moves onto its port). */
+export function visibleDeviceRow(db: DbOrTx, auth: AuthContext, id: string) {
   const found = db
     .select({ device: devices, projectId: assets.projectId })
     .from(devices)
@@ -38,22 +58,5 @@ export function visibleDevice(db: DbOrTx, auth: AuthContext, id: string) {
     .where(eq(devices.id, id))
     .get();
   if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
-  return found;
-}
-
-export function visibleVariable(db: DbOrTx, auth: AuthContext, id: string) {
-  const found = db
-    .select({
-      variable: variables,
-      assetId: devices.assetId,
-      protocol: devices.protocol,
-      projectId: assets.projectId,
-    })
-    .from(variables)
-    .innerJoin(devices, eq(devices.id, variables.deviceId))
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(eq(variables.id, id))
-    .get();
-  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("variable");
   return found;
 }

@@ -1,8 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
+import type { RecordKind, RecordStore } from "../../store/ports/record-store.ts";
 import type { CorrectionInput } from "./record-base.ts";
-import type { RecordTable } from "./record-tables.ts";
 
 /** A correction says why (API MPMS 21.1 §5: the event log keeps the reason for a change). */
 export function assertCorrectionFields(input: CorrectionInput): void {
@@ -19,40 +17,19 @@ export function assertCorrectionFields(input: CorrectionInput): void {
  * otherwise, without saying which) and still current (409): a chain never forks. A unique index
  * on `supersedes` backs the 409 in storage.
  */
-export function assertCorrectable(
-  tx: DbOrTx,
-  table: RecordTable,
+export async function assertCorrectable(
+  records: RecordStore,
+  kind: RecordKind,
   input: CorrectionInput,
   what: string,
-): void {
+): Promise<void> {
   if (!input.supersedes) return;
-  const target = tx
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.id, input.supersedes), eq(table.projectId, input.project_id)))
-    .get();
+  const target = await records.correctionTarget(kind, input.supersedes, input.project_id);
   if (!target) throw notFound(`${what} to supersede (supersedes)`);
-  const successor = tx.select({ id: table.id }).from(table).where(eq(table.supersedes, target.id)).get();
-  if (successor) {
+  if (target.supersededBy !== null) {
     throw new AppError(
       "Conflict",
-      `supersedes: ${what} ${target.id} is already superseded by ${successor.id}; correct that one instead`,
+      `supersedes: ${what} ${input.supersedes} is already superseded by ${target.supersededBy}; correct that one instead`,
     );
   }
-}
-
-/** For each record id, the id of the record that supersedes it (absent while it is current). */
-export function successorsOf(db: DbOrTx, table: RecordTable, ids: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  // Bound the IN list well under SQLite's variable limit.
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = db
-      .select({ id: table.id, supersedes: table.supersedes })
-      .from(table)
-      .where(inArray(table.supersedes, chunk))
-      .all();
-    for (const r of rows) if (r.supersedes) out.set(r.supersedes, r.id);
-  }
-  return out;
 }

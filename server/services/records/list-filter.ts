@@ -1,11 +1,9 @@
-import { and, gte, inArray, lt, type SQL } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { badRequest } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
+import type { FieldStore } from "../../store/ports/field-store.ts";
+import type { RecordListFilter } from "../../store/ports/record-store.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
-import { assertRecordProject } from "./record-project.ts";
-import type { RecordTable } from "./record-tables.ts";
+import { visibleProject } from "../field/lookup.ts";
 
 export const RECORD_LIST_DEFAULT = 1000;
 export const RECORD_LIST_MAX = 10_000;
@@ -19,31 +17,25 @@ export type RecordListQuery = {
 };
 
 /**
- * The WHERE of a record list: one project (404 when not the caller's), or else every project the
+ * The filter of a record list: one project (404 when not the caller's), or else every project the
  * caller sees; then the half-open window [from, to) on the record's own instant, so consecutive
  * production days never count a record twice. `null` when the caller sees no project at all.
  */
-export function recordListWhere(
-  db: DbOrTx,
+export async function recordListFilter(
+  field: FieldStore,
   auth: AuthContext,
-  table: RecordTable,
-  instant: AnySQLiteColumn,
   query: RecordListQuery,
-): SQL | undefined | null {
+): Promise<RecordListFilter | null> {
   const from = query.from === undefined ? undefined : new Date(query.from);
   const to = query.to === undefined ? undefined : new Date(query.to);
   if (from && to && to.getTime() < from.getTime()) throw badRequest("to: must not be before from");
-  const conditions: SQL[] = [];
+  let projectIds: string[] | undefined;
   if (query.project_id !== undefined) {
-    assertRecordProject(db, auth, query.project_id);
-    conditions.push(inArray(table.projectId, [query.project_id]));
+    await visibleProject(field, auth, query.project_id);
+    projectIds = [query.project_id];
   } else if (!seesAllProjects(auth.role)) {
     if (auth.projectIds.size === 0) return null;
-    conditions.push(inArray(table.projectId, [...auth.projectIds]));
+    projectIds = [...auth.projectIds];
   }
-  if (from) conditions.push(gte(instant, from));
-  if (to) conditions.push(lt(instant, to));
-  return and(...conditions);
+  return { projectIds, from, to, limit: query.limit ?? RECORD_LIST_DEFAULT };
 }
-
-export const listLimit = (query: RecordListQuery) => query.limit ?? RECORD_LIST_DEFAULT;

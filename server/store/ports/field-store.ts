@@ -1,9 +1,31 @@
-import type { AssetRow, DeviceRow, NewProjectRow, ProjectRow, VariableRow } from "../rows.ts";
+import type {
+  AssetRow,
+  DeviceRow,
+  NewAssetRow,
+  NewDeviceRow,
+  NewProjectRow,
+  NewVariableRow,
+  ProjectRow,
+  VariableRow,
+} from "../rows.ts";
+
+/** A device, with the project its asset belongs to. */
+export type DeviceInProject = { device: DeviceRow; projectId: string };
+
+/** A variable, with its device's asset and protocol and the project they belong to. */
+export type VariableInProject = {
+  variable: VariableRow;
+  assetId: string;
+  protocol: DeviceRow["protocol"];
+  projectId: string;
+};
 
 /** Projects and their field model: assets, devices, variables. */
 export type FieldStore = {
   /** Every project, or those of `ids`, by name then id. */
   projects(ids?: readonly string[]): Promise<ProjectRow[]>;
+  /** The active projects (is_active), every one or those of `ids`, by name then id. */
+  activeProjects(ids?: readonly string[]): Promise<ProjectRow[]>;
   project(id: string): Promise<ProjectRow | undefined>;
   /** The project whose slug is `slug`, other than `except`. */
   projectIdWithSlug(slug: string, except?: string): Promise<string | undefined>;
@@ -16,10 +38,64 @@ export type FieldStore = {
   deleteProject(id: string): Promise<void>;
   /** Gives `userId` access to the project (users who see only assigned projects). */
   assignProject(userId: string, projectId: string): Promise<void>;
+
+  /** The asset; undefined when there is no such asset. */
+  asset(id: string): Promise<AssetRow | undefined>;
   /** The project's assets, by name then id. */
   assetsOf(projectId: string): Promise<AssetRow[]>;
-  /** The devices of these assets, by name then id. */
+  /**
+   * The assets of type "tank" in the projects of `projectIds` (none when it is empty), or in every
+   * project when it is undefined; by name then id.
+   */
+  tanks(projectIds?: readonly string[]): Promise<AssetRow[]>;
+  insertAsset(row: NewAssetRow): Promise<AssetRow>;
+  /** The updated row; undefined when there is no such asset. An asset never changes project. */
+  updateAsset(id: string, set: Partial<Omit<NewAssetRow, "id" | "projectId">>): Promise<AssetRow | undefined>;
+  /**
+   * Removes the asset and, through the foreign keys, its devices, their variables, its telemetry
+   * series (raw rows and rollups) and its alarms. Nothing when there is no such asset. Operational
+   * records naming it make the database refuse (they are append-only): check assetRecordCounts first.
+   */
+  deleteAsset(id: string): Promise<void>;
+  /**
+   * How many operational records name the asset: well tests of it, and meter readings of it as
+   * the meter (0 and 0 when there is no such asset).
+   */
+  assetRecordCounts(assetId: string): Promise<{ wellTests: number; meterReadings: number }>;
+
+  /** The device and its asset's project; undefined when there is no such device. */
+  device(id: string): Promise<DeviceInProject | undefined>;
+  /** The devices of these assets, by name then id (none when `assetIds` is empty). */
   devicesOf(assetIds: readonly string[]): Promise<DeviceRow[]>;
-  /** The variables of these devices, by alias then id. */
+  insertDevice(row: NewDeviceRow): Promise<DeviceRow>;
+  /** The updated row; undefined when there is no such device. A device never changes asset. */
+  updateDevice(
+    id: string,
+    set: Partial<Omit<NewDeviceRow, "id" | "assetId">>,
+  ): Promise<DeviceRow | undefined>;
+  /** Removes the device and, through the foreign keys, its variables. Nothing when there is no such device. */
+  deleteDevice(id: string): Promise<void>;
+
+  /** The variable, its device's asset and protocol, and their project; undefined when there is no such variable. */
+  variable(id: string): Promise<VariableInProject | undefined>;
+  /** The variables of these devices, by alias then id (none when `deviceIds` is empty). */
   variablesOf(deviceIds: readonly string[]): Promise<VariableRow[]>;
+  /**
+   * A variable, other than `except`, of any device of asset `assetId` whose alias is `alias`
+   * (case counts): its id and device. Undefined when there is none. While the
+   * alias rule holds there is at most one; of several, the one with the lowest id.
+   */
+  variableWithAlias(
+    assetId: string,
+    alias: string,
+    except?: string,
+  ): Promise<{ id: string; deviceId: string } | undefined>;
+  insertVariable(row: NewVariableRow): Promise<VariableRow>;
+  /** The updated row; undefined when there is no such variable. A variable never changes device. */
+  updateVariable(
+    id: string,
+    set: Partial<Omit<NewVariableRow, "id" | "deviceId">>,
+  ): Promise<VariableRow | undefined>;
+  /** Removes the variable. Nothing when there is no such variable. */
+  deleteVariable(id: string): Promise<void>;
 };

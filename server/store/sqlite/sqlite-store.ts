@@ -1,10 +1,16 @@
 import type { Store, StorePorts } from "../store.ts";
+import { SqliteAlarmStore } from "./alarm-store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
+import { SqliteBillingStore } from "./billing-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
 import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
+import { SqliteRecordStore } from "./record-store.ts";
+import { SqliteReportStore } from "./report-store.ts";
 import type { SqliteSession } from "./session.ts";
+import { SqliteTelemetryStore } from "./telemetry-store.ts";
 import { TransactionGate } from "./transaction-gate.ts";
 
 /**
@@ -16,7 +22,13 @@ export class SqliteStore implements Store {
   readonly backend = "sqlite";
   readonly field: SqliteFieldStore;
   readonly audit: SqliteAuditStore;
+  readonly billing: SqliteBillingStore;
+  readonly telemetry: SqliteTelemetryStore;
+  readonly alarms: SqliteAlarmStore;
+  readonly reports: SqliteReportStore;
   readonly mqttCredentials: SqliteMqttCredentialStore;
+  readonly installerBuilds: SqliteInstallerBuildStore;
+  readonly records: SqliteRecordStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -36,7 +48,13 @@ export class SqliteStore implements Store {
     };
     this.field = new SqliteFieldStore(this.#session);
     this.audit = new SqliteAuditStore(this.#session);
+    this.billing = new SqliteBillingStore(this.#session);
+    this.telemetry = new SqliteTelemetryStore(this.#session);
+    this.alarms = new SqliteAlarmStore(this.#session);
+    this.reports = new SqliteReportStore(this.#session);
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
+    this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
+    this.records = new SqliteRecordStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */

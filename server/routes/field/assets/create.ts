@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountCreateAsset(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(createAsset(ctx, c.get("auth"), c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await createAsset(ctx, c.get("auth"), c.req.valid("json")), 201),
   );
 }

@@ -22,8 +22,8 @@ const route = createRoute({
 });
 
 export function mountDeleteAsset(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
-    deleteAsset(ctx, c.get("auth"), c.req.valid("param").id);
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
+    await deleteAsset(ctx, c.get("auth"), c.req.valid("param").id);
     return c.body(null, 204);
   });
 }

@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountGetAsset(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(getAsset(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await getAsset(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

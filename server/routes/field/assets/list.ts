@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function mountListAssets(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(listProjectAssets(ctx, c.get("auth"), c.req.valid("param").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await listProjectAssets(ctx, c.get("auth"), c.req.valid("param").project_id), 200),
   );
 }

@@ -24,7 +24,7 @@ const route = createRoute({
 });
 
 export function mountReplaceAsset(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(replaceAsset(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await replaceAsset(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 }

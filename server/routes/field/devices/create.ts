@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function mountCreateDevice(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(createDevice(ctx, c.get("auth"), c.req.valid("param").asset_id, c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await createDevice(ctx, c.get("auth"), c.req.valid("param").asset_id, c.req.valid("json")), 201),
   );
 }

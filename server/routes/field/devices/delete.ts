@@ -20,8 +20,8 @@ const route = createRoute({
 });
 
 export function mountDeleteDevice(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
-    deleteDevice(ctx, c.get("auth"), c.req.valid("param").id);
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
+    await deleteDevice(ctx, c.get("auth"), c.req.valid("param").id);
     return c.body(null, 204);
   });
 }

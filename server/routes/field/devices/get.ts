@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountGetDevice(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(getDevice(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await getDevice(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function mountListDevices(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(listAssetDevices(ctx, c.get("auth"), c.req.valid("param").asset_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await listAssetDevices(ctx, c.get("auth"), c.req.valid("param").asset_id), 200),
   );
 }

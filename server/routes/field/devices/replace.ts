@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountReplaceDevice(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(replaceDevice(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await replaceDevice(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 }

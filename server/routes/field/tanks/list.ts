@@ -30,7 +30,7 @@ const route = createRoute({
 });
 
 export function mountListTanks(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(listTanks(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await listTanks(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
   );
 }

@@ -21,7 +21,10 @@ const route = createRoute({
 });
 
 export function mountCreateVariable(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(createVariable(ctx, c.get("auth"), c.req.valid("param").device_id, c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(
+      await createVariable(ctx, c.get("auth"), c.req.valid("param").device_id, c.req.valid("json")),
+      201,
+    ),
   );
 }

@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountGetVariable(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(getVariable(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await getVariable(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

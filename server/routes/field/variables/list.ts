@@ -20,7 +20,7 @@ const route = createRoute({
 });
 
 export function mountListVariables(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(listDeviceVariables(ctx, c.get("auth"), c.req.valid("param").device_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await listDeviceVariables(ctx, c.get("auth"), c.req.valid("param").device_id), 200),
   );
 }

@@ -24,7 +24,7 @@ const route = createRoute({
 });
 
 export function mountReplaceVariable(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(replaceVariable(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await replaceVariable(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
   );
 }

@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountCreateDowntime(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "records:write") }, (c) =>
-    c.json(createDowntime(ctx, c.get("auth"), c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "records:write") }, async (c) =>
+    c.json(await createDowntime(ctx, c.get("auth"), c.req.valid("json")), 201),
   );
 }

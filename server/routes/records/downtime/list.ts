@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountListDowntime(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, (c) =>
-    c.json(listDowntime(ctx, c.get("auth"), c.req.valid("query")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, async (c) =>
+    c.json(await listDowntime(ctx, c.get("auth"), c.req.valid("query")), 200),
   );
 }

@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountListLabResult(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, (c) =>
-    c.json(listLabResults(ctx, c.get("auth"), c.req.valid("query")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, async (c) =>
+    c.json(await listLabResults(ctx, c.get("auth"), c.req.valid("query")), 200),
   );
 }

@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountCreateMovement(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "records:write") }, (c) =>
-    c.json(createMovement(ctx, c.get("auth"), c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "records:write") }, async (c) =>
+    c.json(await createMovement(ctx, c.get("auth"), c.req.valid("json")), 201),
   );
 }

@@ -22,7 +22,7 @@ const route = createRoute({
 });
 
 export function mountListWellTest(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, (c) =>
-    c.json(listWellTests(ctx, c.get("auth"), c.req.valid("query")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "records:read") }, async (c) =>
+    c.json(await listWellTests(ctx, c.get("auth"), c.req.valid("query")), 200),
   );
 }

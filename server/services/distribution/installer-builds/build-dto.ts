@@ -1,6 +1,6 @@
-import type { installerBuilds } from "../../../store/sqlite/schema/index.ts";
+import type { InstallerBuildRow } from "../../../store/rows.ts";
 
-export type InstallerBuildRow = typeof installerBuilds.$inferSelect;
+export type { InstallerBuildRow };
 export type InstallerBuildStatus = InstallerBuildRow["status"];
 
 export type InstallerBuildDto = {

@@ -1,8 +1,7 @@
 import { readdirSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
-import { and, asc, eq, isNotNull, ne } from "drizzle-orm";
-import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
+import type { InstallerBuildChange } from "../../../store/ports/installer-build-store.ts";
 import { issueEnrollmentCode } from "../../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";
@@ -22,6 +21,10 @@ export class InstallerBuildWorker {
   readonly #artifacts: AgentArtifacts;
   #started = false;
   #current: { abort: AbortController; done: Promise<void> } | undefined;
+  /** Asked for the next build while one was being looked up or run: look again after it. */
+  #again = false;
+  /** The log lines of the running build, written in order. */
+  #logged: Promise<void> = Promise.resolve();
   // After the request that queued the build has been answered.
   readonly #onQueued = () => setImmediate(() => this.#next());
 
@@ -30,9 +33,9 @@ export class InstallerBuildWorker {
     this.#artifacts = artifacts;
   }
 
-  start(): void {
-    this.#failInterrupted();
-    this.#removeUnreferencedFiles();
+  async start(): Promise<void> {
+    await this.#failInterrupted();
+    await this.#removeUnreferencedFiles();
     this.#ctx.events.on("installerBuildQueued", this.#onQueued);
     this.#started = true;
     this.#next();
@@ -46,37 +49,26 @@ export class InstallerBuildWorker {
   }
 
   /** A build left running by a server that stopped without finishing it cannot be resumed. */
-  #failInterrupted(): void {
-    const { db, clock } = this.#ctx;
+  async #failInterrupted(): Promise<void> {
+    const { store, clock } = this.#ctx;
     const now = clock.now();
-    const running = db.select({ id: installerBuilds.id }).from(installerBuilds);
-    for (const { id } of running.where(eq(installerBuilds.status, "running")).all()) {
-      db.transaction((tx) => {
-        appendBuildLog(
-          tx,
+    for (const id of await store.installerBuilds.idsWithStatus("running")) {
+      await store.transaction(async (tx) => {
+        await appendBuildLog(
+          tx.installerBuilds,
           id,
           now,
           "failed: the server stopped while this build was running; queue it again with POST …/build",
         );
-        tx.update(installerBuilds)
-          .set({ status: "failed", finishedAt: now })
-          .where(eq(installerBuilds.id, id))
-          .run();
+        await tx.installerBuilds.update(id, { status: "failed", finishedAt: now });
       });
     }
   }
 
   /** MSIs and scratch folders no build names (a deleted project's, a replaced one's, a crash's). */
-  #removeUnreferencedFiles(): void {
+  async #removeUnreferencedFiles(): Promise<void> {
     const dir = installersDir(this.#ctx);
-    const kept = new Set(
-      this.#ctx.db
-        .select({ file: installerBuilds.file })
-        .from(installerBuilds)
-        .where(isNotNull(installerBuilds.file))
-        .all()
-        .map((r) => r.file),
-    );
+    const kept = new Set(await this.#ctx.store.installerBuilds.keptFiles());
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -89,59 +81,77 @@ export class InstallerBuildWorker {
   }
 
   #next(): void {
-    if (!this.#started || this.#current) return;
-    const row = this.#ctx.db
-      .select()
-      .from(installerBuilds)
-      .where(eq(installerBuilds.status, "queued"))
-      .orderBy(asc(installerBuilds.createdAt))
-      .limit(1)
-      .get();
-    if (!row) return;
+    if (!this.#started) return;
+    if (this.#current) {
+      this.#again = true;
+      return;
+    }
+    this.#again = false;
     const abort = new AbortController();
-    const done = this.#run(row, abort.signal)
-      .catch((err: unknown) =>
-        this.#ctx.logger.error("installer build crashed", {
-          build_id: row.id,
+    const done = this.#runNext(abort.signal)
+      .catch((err: unknown) => {
+        this.#ctx.logger.error("reading the installer build queue failed", {
           error: err instanceof Error ? err.message : String(err),
-        }),
-      )
-      .finally(() => {
+        });
+        return false;
+      })
+      .then((ran) => {
         this.#current = undefined;
-        this.#next();
+        if (ran || this.#again) this.#next();
       });
     this.#current = { abort, done };
   }
 
-  #log(buildId: string, message: string): void {
-    appendBuildLog(this.#ctx.db, buildId, this.#ctx.clock.now(), message);
+  /** Runs the oldest queued build; false when none is queued. */
+  async #runNext(signal: AbortSignal): Promise<boolean> {
+    const row = await this.#ctx.store.installerBuilds.nextQueued();
+    if (!row) return false;
+    try {
+      await this.#run(row, signal);
+    } catch (err) {
+      this.#ctx.logger.error("installer build crashed", {
+        build_id: row.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+    return true;
   }
 
-  #set(buildId: string, values: Partial<InstallerBuildRow>): number {
-    return this.#ctx.db.update(installerBuilds).set(values).where(eq(installerBuilds.id, buildId)).run()
-      .changes;
+  /** Queues a log line behind the ones before it; #run waits for them all before it ends. */
+  #log(buildId: string, message: string): void {
+    const at = this.#ctx.clock.now();
+    this.#logged = this.#logged
+      .then(() => appendBuildLog(this.#ctx.store.installerBuilds, buildId, at, message))
+      .catch((err: unknown) =>
+        this.#ctx.logger.warn("writing an installer build log line failed", {
+          build_id: buildId,
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
+  }
+
+  /** False when the build is gone (its project was deleted meanwhile). */
+  async #set(buildId: string, values: InstallerBuildChange): Promise<boolean> {
+    await this.#logged;
+    return this.#ctx.store.installerBuilds.update(buildId, values);
   }
 
   async #run(queued: InstallerBuildRow, signal: AbortSignal): Promise<void> {
     const ctx = this.#ctx;
     const id = queued.id;
     const started = Date.now();
-    this.#set(id, { status: "running", startedAt: ctx.clock.now() });
+    await this.#set(id, { status: "running", startedAt: ctx.clock.now() });
     this.#log(id, `build started${queued.rebuild ? " (rebuild: the cache was not consulted)" : ""}`);
     const dir = installersDir(ctx);
     const outFile = join(dir, msiFileName(id));
     try {
-      const project = ctx.db
-        .select({ id: projects.id, name: projects.name })
-        .from(projects)
-        .where(eq(projects.id, queued.projectId))
-        .get();
+      const project = await ctx.store.field.project(queued.projectId);
       if (!project) throw new MsiBuildError("the project was deleted");
       const inputs = installerInputs(this.#artifacts, project, queued.serverUrl);
       if ("missing" in inputs) throw new MsiBuildError(inputs.missing);
-      this.#set(id, { agentVersion: inputs.agentVersion, inputsSha256: inputs.inputsSha256 });
+      await this.#set(id, { agentVersion: inputs.agentVersion, inputsSha256: inputs.inputsSha256 });
       const code = issueEnrollmentCode(ctx, null, project.id, { purpose: "msi" });
-      this.#set(id, { enrollmentCodeId: code.id });
+      await this.#set(id, { enrollmentCodeId: code.id });
       this.#log(id, `enrollment code ${code.id} issued for this MSI, valid until ${code.expires_at}`);
       const built = await buildMsi({
         projectId: project.id,
@@ -159,21 +169,21 @@ export class InstallerBuildWorker {
       });
       const finishedAt = ctx.clock.now();
       this.#log(id, `succeeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      const changed = this.#set(id, {
+      const changed = await this.#set(id, {
         status: "succeeded",
         finishedAt,
         file: msiFileName(id),
         bytes: built.bytes,
         sha256: built.sha256,
       });
-      if (changed === 0)
+      if (!changed)
         await rm(outFile, { force: true }); // its project was deleted meanwhile
       else await this.#removeReplaced(queued.projectId, id);
       ctx.logger.info("installer built", { build_id: id, project_id: queued.projectId, bytes: built.bytes });
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.#log(id, `failed: ${reason}`);
-      this.#set(id, { status: "failed", finishedAt: ctx.clock.now() });
+      await this.#set(id, { status: "failed", finishedAt: ctx.clock.now() });
       await rm(outFile, { force: true });
       ctx.logger.warn("installer build failed", { build_id: id, project_id: queued.projectId, reason });
     }
@@ -181,19 +191,7 @@ export class InstallerBuildWorker {
 
   /** Only the project's newest MSI is kept: each is ~40 MB, and an older one is never served again. */
   async #removeReplaced(projectId: string, newest: string): Promise<void> {
-    const replaced = this.#ctx.db
-      .update(installerBuilds)
-      .set({ file: null })
-      .where(
-        and(
-          eq(installerBuilds.projectId, projectId),
-          ne(installerBuilds.id, newest),
-          eq(installerBuilds.status, "succeeded"),
-          isNotNull(installerBuilds.file),
-        ),
-      )
-      .returning({ id: installerBuilds.id })
-      .all();
-    for (const { id } of replaced) await rm(join(installersDir(this.#ctx), msiFileName(id)), { force: true });
+    const replaced = await this.#ctx.store.installerBuilds.releaseReplaced(projectId, newest);
+    for (const id of replaced) await rm(join(installersDir(this.#ctx), msiFileName(id)), { force: true });
   }
 }

@@ -1,7 +1,5 @@
 import { openSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
-import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";
@@ -30,15 +28,15 @@ function downloadName(projectName: string, projectId: string): string {
  * otherwise the build that is queued or running, or one queued now, or the last build when it
  * failed on these same inputs (POST …/build tries again).
  */
-export function installerDownload(
+export async function installerDownload(
   ctx: ServiceContext,
   artifacts: AgentArtifacts,
   auth: AuthContext,
   projectId: string,
   serverUrl: string,
-): InstallerDownload {
+): Promise<InstallerDownload> {
   for (;;) {
-    const { build } = requestInstallerBuild(ctx, artifacts, auth, projectId, {
+    const { build } = await requestInstallerBuild(ctx, artifacts, auth, projectId, {
       serverUrl,
       rebuild: false,
       retryFailed: false,
@@ -50,14 +48,10 @@ export function installerDownload(
       fd = openSync(join(installersDir(ctx), build.file), "r");
     } catch {
       // Removed since the cache looked: forget it, and ask again (this time a build is queued).
-      ctx.db.update(installerBuilds).set({ file: null }).where(eq(installerBuilds.id, build.id)).run();
+      await ctx.store.installerBuilds.update(build.id, { file: null });
       continue;
     }
-    const project = ctx.db
-      .select({ name: projects.name })
-      .from(projects)
-      .where(eq(projects.id, projectId))
-      .get();
+    const project = await ctx.store.field.project(projectId);
     return {
       kind: "file",
       build,

@@ -1,8 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray } from "drizzle-orm";
 import { notFound } from "../../../errors.ts";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { installerBuilds, projects } from "../../../store/sqlite/schema/index.ts";
 import { type AuthContext, assertProjectVisible } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";
@@ -35,79 +32,53 @@ export type BuildOptions = {
  * agent version and inputs whose enrollment code is still good), unless `rebuild`; else a build is
  * queued for the worker (build-worker.ts) and audited.
  */
-export function requestInstallerBuild(
+export async function requestInstallerBuild(
   ctx: ServiceContext,
   artifacts: AgentArtifacts,
   auth: AuthContext,
   projectId: string,
   opts: BuildOptions,
-): BuildRequest {
+): Promise<BuildRequest> {
   assertProjectVisible(auth, projectId);
-  const result = ctx.db.transaction(
-    (tx): BuildRequest => {
-      const project = tx
-        .select({ id: projects.id, name: projects.name })
-        .from(projects)
-        .where(eq(projects.id, projectId))
-        .get();
-      if (!project) throw notFound("project");
-      const active = tx
-        .select()
-        .from(installerBuilds)
-        .where(
-          and(
-            eq(installerBuilds.projectId, projectId),
-            inArray(installerBuilds.status, ["queued", "running"]),
-          ),
-        )
-        .get();
-      if (active) return { build: active, queued: false };
-      const inputs = installerInputs(artifacts, project, opts.serverUrl);
-      if (!opts.rebuild && !("missing" in inputs)) {
-        const cached = servableBuild(ctx, projectId, inputs);
-        if (cached) return { build: cached, queued: false };
-      }
-      if (!opts.retryFailed) {
-        const latest = tx
-          .select()
-          .from(installerBuilds)
-          .where(eq(installerBuilds.projectId, projectId))
-          .orderBy(desc(installerBuilds.createdAt))
-          .limit(1)
-          .get();
-        const sameInputs =
-          latest?.serverUrl === opts.serverUrl &&
-          latest.inputsSha256 === ("missing" in inputs ? null : inputs.inputsSha256);
-        if (latest?.status === "failed" && sameInputs) return { build: latest, queued: false };
-      }
-      const now = ctx.clock.now();
-      const build = tx
-        .insert(installerBuilds)
-        .values({
-          id: randomUUID(),
-          projectId,
-          status: "queued",
-          rebuild: opts.rebuild,
-          serverUrl: opts.serverUrl,
-          requestedBy: auth.userId,
-          createdAt: now,
-        })
-        .returning()
-        .get();
-      appendAudit(tx, {
-        at: now,
-        userId: auth.userId,
-        projectId,
-        entity: "installer_build",
-        entityId: build.id,
-        action: "create",
-        before: null,
-        after: { status: "queued", rebuild: opts.rebuild, server_url: opts.serverUrl },
-      });
-      return { build, queued: true };
-    },
-    { behavior: "immediate" },
-  );
+  const result = await ctx.store.transaction(async (tx): Promise<BuildRequest> => {
+    const project = await tx.field.project(projectId);
+    if (!project) throw notFound("project");
+    const active = await tx.installerBuilds.activeOf(projectId);
+    if (active) return { build: active, queued: false };
+    const inputs = installerInputs(artifacts, project, opts.serverUrl);
+    if (!opts.rebuild && !("missing" in inputs)) {
+      const cached = await servableBuild(ctx, tx.installerBuilds, projectId, inputs);
+      if (cached) return { build: cached, queued: false };
+    }
+    if (!opts.retryFailed) {
+      const latest = await tx.installerBuilds.latestOf(projectId);
+      const sameInputs =
+        latest?.serverUrl === opts.serverUrl &&
+        latest.inputsSha256 === ("missing" in inputs ? null : inputs.inputsSha256);
+      if (latest?.status === "failed" && sameInputs) return { build: latest, queued: false };
+    }
+    const now = ctx.clock.now();
+    const build = await tx.installerBuilds.insert({
+      id: randomUUID(),
+      projectId,
+      status: "queued",
+      rebuild: opts.rebuild,
+      serverUrl: opts.serverUrl,
+      requestedBy: auth.userId,
+      createdAt: now,
+    });
+    await tx.audit.append({
+      at: now,
+      userId: auth.userId,
+      projectId,
+      entity: "installer_build",
+      entityId: build.id,
+      action: "create",
+      before: null,
+      after: { status: "queued", rebuild: opts.rebuild, server_url: opts.serverUrl },
+    });
+    return { build, queued: true };
+  });
   if (result.queued) ctx.events.emit("installerBuildQueued", { buildId: result.build.id, projectId });
   return result;
 }

@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { and, desc, eq, isNotNull } from "drizzle-orm";
-import { installerBuilds } from "../../../store/sqlite/schema/index.ts";
+import type { InstallerBuildStore } from "../../../store/ports/installer-build-store.ts";
 import { enrollmentCodeStatusById } from "../../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { InstallerBuildRow } from "./build-dto.ts";
@@ -17,27 +16,15 @@ export const MSI_CODE_MIN_REMAINING_MS = 24 * 3_600_000;
  * The project's latest built MSI made from these inputs, if it may still be handed out: its file is
  * kept and its enrollment code is active (not used, expired or revoked) for a while yet.
  */
-export function servableBuild(
+export async function servableBuild(
   ctx: ServiceContext,
+  builds: InstallerBuildStore,
   projectId: string,
   key: { agentVersion: string; inputsSha256: string },
-): InstallerBuildRow | null {
-  const row = ctx.db
-    .select()
-    .from(installerBuilds)
-    .where(
-      and(
-        eq(installerBuilds.projectId, projectId),
-        eq(installerBuilds.status, "succeeded"),
-        eq(installerBuilds.agentVersion, key.agentVersion),
-        eq(installerBuilds.inputsSha256, key.inputsSha256),
-        isNotNull(installerBuilds.file),
-      ),
-    )
-    .orderBy(desc(installerBuilds.finishedAt))
-    .limit(1)
-    .get();
+): Promise<InstallerBuildRow | null> {
+  const row = await builds.latestBuilt(projectId, key);
   if (!row?.file || !row.enrollmentCodeId) return null;
+  // Enrollment codes are not on their port yet: read on the SQLite connection (inside the caller's transaction).
   const code = enrollmentCodeStatusById(ctx, row.enrollmentCodeId);
   if (code?.status !== "active") return null;
   if (code.expiresAt.getTime() - ctx.clock.now().getTime() < MSI_CODE_MIN_REMAINING_MS) return null;

@@ -1,12 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { assets } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";
 import type { AssetInput } from "../inputs.ts";
-import { visibleProjectRow } from "../lookup.ts";
+import { visibleProject } from "../lookup.ts";
 
 export function assetColumns(input: AssetInput) {
   return {
@@ -18,18 +16,24 @@ export function assetColumns(input: AssetInput) {
 }
 
 /** 404 when project_id is unknown or outside the caller's projects. */
-export function createAsset(ctx: ServiceContext, auth: AuthContext, input: AssetInput): AssetDto {
+export async function createAsset(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  input: AssetInput,
+): Promise<AssetDto> {
   const now = ctx.clock.now();
   const id = randomUUID();
-  const dto = ctx.db.transaction((tx) => {
-    const project = visibleProjectRow(tx, auth, input.project_id);
-    const row = tx
-      .insert(assets)
-      .values({ id, projectId: project.id, ...assetColumns(input), createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+  const dto = await ctx.store.transaction(async (tx) => {
+    const project = await visibleProject(tx.field, auth, input.project_id);
+    const row = await tx.field.insertAsset({
+      id,
+      projectId: project.id,
+      ...assetColumns(input),
+      createdAt: now,
+      updatedAt: now,
+    });
     const dto = toAssetDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: project.id,

@@ -1,22 +1,18 @@
-import { asc, eq } from "drizzle-orm";
-import { assets } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";
-import { visibleAsset, visibleProjectRow } from "../lookup.ts";
+import { visibleAsset, visibleProject } from "../lookup.ts";
 
-export function getAsset(ctx: ServiceContext, auth: AuthContext, id: string): AssetDto {
-  return toAssetDto(visibleAsset(ctx.db, auth, id));
+export async function getAsset(ctx: ServiceContext, auth: AuthContext, id: string): Promise<AssetDto> {
+  return toAssetDto(await visibleAsset(ctx.store.field, auth, id));
 }
 
 /** 404 when the project is unknown or not the caller's. */
-export function listProjectAssets(ctx: ServiceContext, auth: AuthContext, projectId: string): AssetDto[] {
-  visibleProjectRow(ctx.db, auth, projectId);
-  return ctx.db
-    .select()
-    .from(assets)
-    .where(eq(assets.projectId, projectId))
-    .orderBy(asc(assets.name), asc(assets.id))
-    .all()
-    .map(toAssetDto);
+export async function listProjectAssets(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  projectId: string,
+): Promise<AssetDto[]> {
+  await visibleProject(ctx.store.field, auth, projectId);
+  return (await ctx.store.field.assetsOf(projectId)).map(toAssetDto);
 }

@@ -1,26 +1,21 @@
-import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import { seesAllProjects } from "../../../../shared/roles.ts";
-import { assets } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type AssetDto, toAssetDto } from "../dto.ts";
-import { visibleProjectRow } from "../lookup.ts";
+import { visibleProject } from "../lookup.ts";
 
 /** GET /tanks: the tanks of one project (404 if not the caller's), or of every project the caller sees. */
-export function listTanks(ctx: ServiceContext, auth: AuthContext, projectId: string | undefined): AssetDto[] {
-  const conditions: SQL[] = [eq(assets.assetType, "tank")];
+export async function listTanks(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  projectId: string | undefined,
+): Promise<AssetDto[]> {
+  let projectIds: string[] | undefined;
   if (projectId !== undefined) {
-    visibleProjectRow(ctx.db, auth, projectId);
-    conditions.push(eq(assets.projectId, projectId));
+    await visibleProject(ctx.store.field, auth, projectId);
+    projectIds = [projectId];
   } else if (!seesAllProjects(auth.role)) {
-    if (auth.projectIds.size === 0) return [];
-    conditions.push(inArray(assets.projectId, [...auth.projectIds]));
+    projectIds = [...auth.projectIds];
   }
-  return ctx.db
-    .select()
-    .from(assets)
-    .where(and(...conditions))
-    .orderBy(asc(assets.name), asc(assets.id))
-    .all()
-    .map(toAssetDto);
+  return (await ctx.store.field.tanks(projectIds)).map(toAssetDto);
 }

@@ -1,7 +1,4 @@
-import { eq } from "drizzle-orm";
 import { badRequest, notFound } from "../../../errors.ts";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { assets } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -15,27 +12,22 @@ import { assetColumns } from "./create-asset.ts";
  * its telemetry series, alarms and records are filed under that project, and moving them
  * silently would rewrite history.
  */
-export function replaceAsset(
+export async function replaceAsset(
   ctx: ServiceContext,
   auth: AuthContext,
   id: string,
   input: AssetInput,
-): AssetDto {
+): Promise<AssetDto> {
   const now = ctx.clock.now();
-  const after = ctx.db.transaction((tx) => {
-    const current = visibleAsset(tx, auth, id);
+  const after = await ctx.store.transaction(async (tx) => {
+    const current = await visibleAsset(tx.field, auth, id);
     if (input.project_id !== current.projectId) {
       throw badRequest("project_id: an asset cannot be moved to another project; create a new asset there");
     }
-    const row = tx
-      .update(assets)
-      .set({ ...assetColumns(input), updatedAt: now })
-      .where(eq(assets.id, id))
-      .returning()
-      .get();
+    const row = await tx.field.updateAsset(id, { ...assetColumns(input), updatedAt: now });
     if (!row) throw notFound("asset");
     const after = toAssetDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: current.projectId,

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { devices } from "../../../store/sqlite/schema/index.ts";
+import type { DeviceRow } from "../../../store/rows.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { Keys, ServiceContext } from "../../context.ts";
@@ -8,8 +7,6 @@ import { type DeviceDto, toDeviceDto } from "../dto.ts";
 import type { DeviceInput } from "../inputs.ts";
 import { visibleAsset } from "../lookup.ts";
 import { settingsColumns } from "./device-settings.ts";
-
-type DeviceRow = typeof devices.$inferSelect;
 
 /** `current`: the row being replaced (its stored OPC UA password is kept unless the body says otherwise). */
 export function deviceColumns(keys: Keys, id: string, input: DeviceInput, current: DeviceRow | null = null) {
@@ -24,24 +21,26 @@ export function deviceColumns(keys: Keys, id: string, input: DeviceInput, curren
 }
 
 /** 404 when the asset is unknown or outside the caller's projects. */
-export function createDevice(
+export async function createDevice(
   ctx: ServiceContext,
   auth: AuthContext,
   assetId: string,
   input: DeviceInput,
-): DeviceDto {
+): Promise<DeviceDto> {
   const now = ctx.clock.now();
   const id = randomUUID();
-  const { result, projectId } = ctx.db.transaction((tx) => {
-    const asset = visibleAsset(tx, auth, assetId);
+  const { result, projectId } = await ctx.store.transaction(async (tx) => {
+    const asset = await visibleAsset(tx.field, auth, assetId);
     const columns = deviceColumns(ctx.keys, id, input);
-    const row = tx
-      .insert(devices)
-      .values({ id, assetId: asset.id, ...columns, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+    const row = await tx.field.insertDevice({
+      id,
+      assetId: asset.id,
+      ...columns,
+      createdAt: now,
+      updatedAt: now,
+    });
     const dto = toDeviceDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: asset.projectId,

@@ -1,6 +1,3 @@
-import { eq } from "drizzle-orm";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { devices } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -8,13 +5,13 @@ import { visibleDevice } from "../lookup.ts";
 import { deviceTree } from "../projects/project-tree.ts";
 
 /** Spec §4: "its variables removed" (foreign key cascade); the audit entry keeps them. */
-export function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: string): void {
+export async function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: string): Promise<void> {
   const now = ctx.clock.now();
-  const projectId = ctx.db.transaction((tx) => {
-    const current = visibleDevice(tx, auth, id);
-    const before = deviceTree(tx, current.device);
-    tx.delete(devices).where(eq(devices.id, id)).run();
-    appendAudit(tx, {
+  const projectId = await ctx.store.transaction(async (tx) => {
+    const current = await visibleDevice(tx.field, auth, id);
+    const before = await deviceTree(tx.field, current.device);
+    await tx.field.deleteDevice(id);
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: current.projectId,

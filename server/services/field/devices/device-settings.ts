@@ -6,12 +6,10 @@ import {
   parseDeviceSettings,
 } from "../../../../shared/field/protocol-config.ts";
 import { badRequest } from "../../../errors.ts";
-import type { devices } from "../../../store/sqlite/schema/index.ts";
+import type { DeviceRow } from "../../../store/rows.ts";
 import type { Keys } from "../../context.ts";
 import type { DeviceInput } from "../inputs.ts";
 import { sealSettingsPassword } from "./settings-password.ts";
-
-type DeviceRow = typeof devices.$inferSelect;
 
 /** The effective settings of a stored device (defaults applied to rows written before settings existed). */
 export function storedSettings(protocol: Protocol, stored: unknown): Record<string, unknown> {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { seesAllProjects } from "../../../../shared/roles.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
-import { DEFAULT_PLAN, startSubscriptionIn } from "../../billing/start-subscription.ts";
+import { DEFAULT_PLAN, startSubscription } from "../../billing/start-subscription.ts";
 import type { ServiceContext } from "../../context.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";
 import type { ProjectInput } from "../inputs.ts";
@@ -36,8 +36,7 @@ export function createProject(
       after: dto,
     });
     // Every project has a plan (spec §2, BillingUsage.plan); a superadmin may change it later.
-    // Billing is not on its port yet: on the SQLite connection, inside this transaction.
-    startSubscriptionIn(ctx.db, {
+    await startSubscription(tx, {
       projectId: id,
       plan: DEFAULT_PLAN,
       now,

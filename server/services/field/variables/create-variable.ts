@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { variables } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -10,26 +8,28 @@ import { visibleDevice } from "../lookup.ts";
 import { assertAddressing, assertAliasFree, variableColumns } from "./variable-columns.ts";
 
 /** 404 when the device is unknown or outside the caller's projects; 409 when the alias is taken. */
-export function createVariable(
+export async function createVariable(
   ctx: ServiceContext,
   auth: AuthContext,
   deviceId: string,
   input: VariableInput,
-): VariableDto {
+): Promise<VariableDto> {
   const columns = variableColumns(input);
   const now = ctx.clock.now();
   const id = randomUUID();
-  const { result, projectId } = ctx.db.transaction((tx) => {
-    const { device, projectId } = visibleDevice(tx, auth, deviceId);
+  const { result, projectId } = await ctx.store.transaction(async (tx) => {
+    const { device, projectId } = await visibleDevice(tx.field, auth, deviceId);
     assertAddressing(device.protocol, columns);
-    assertAliasFree(tx, device.id, columns.alias);
-    const row = tx
-      .insert(variables)
-      .values({ id, deviceId: device.id, ...columns, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+    await assertAliasFree(tx.field, device, columns.alias);
+    const row = await tx.field.insertVariable({
+      id,
+      deviceId: device.id,
+      ...columns,
+      createdAt: now,
+      updatedAt: now,
+    });
     const dto = toVariableDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId,

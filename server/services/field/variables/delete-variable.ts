@@ -1,18 +1,15 @@
-import { eq } from "drizzle-orm";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { variables } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { toVariableDto } from "../dto.ts";
 import { visibleVariable } from "../lookup.ts";
 
-export function deleteVariable(ctx: ServiceContext, auth: AuthContext, id: string): void {
+export async function deleteVariable(ctx: ServiceContext, auth: AuthContext, id: string): Promise<void> {
   const now = ctx.clock.now();
-  const projectId = ctx.db.transaction((tx) => {
-    const current = visibleVariable(tx, auth, id);
-    tx.delete(variables).where(eq(variables.id, id)).run();
-    appendAudit(tx, {
+  const projectId = await ctx.store.transaction(async (tx) => {
+    const current = await visibleVariable(tx.field, auth, id);
+    await tx.field.deleteVariable(id);
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: current.projectId,

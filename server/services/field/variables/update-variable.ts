@@ -1,7 +1,4 @@
-import { eq } from "drizzle-orm";
 import { notFound } from "../../../errors.ts";
-import { appendAudit } from "../../../store/sqlite/append-audit.ts";
-import { variables } from "../../../store/sqlite/schema/index.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -11,27 +8,27 @@ import { visibleVariable } from "../lookup.ts";
 import { assertAddressing, assertAliasFree, variableColumns } from "./variable-columns.ts";
 
 /** PUT semantics: the body replaces every writable field; omitted extensions reset to their defaults. */
-export function replaceVariable(
+export async function replaceVariable(
   ctx: ServiceContext,
   auth: AuthContext,
   id: string,
   input: VariableInput,
-): VariableDto {
+): Promise<VariableDto> {
   const columns = variableColumns(input);
   const now = ctx.clock.now();
-  const { result, projectId } = ctx.db.transaction((tx) => {
-    const current = visibleVariable(tx, auth, id);
+  const { result, projectId } = await ctx.store.transaction(async (tx) => {
+    const current = await visibleVariable(tx.field, auth, id);
     assertAddressing(current.protocol, columns);
-    assertAliasFree(tx, current.variable.deviceId, columns.alias, id);
-    const row = tx
-      .update(variables)
-      .set({ ...columns, updatedAt: now })
-      .where(eq(variables.id, id))
-      .returning()
-      .get();
+    await assertAliasFree(
+      tx.field,
+      { id: current.variable.deviceId, assetId: current.assetId },
+      columns.alias,
+      id,
+    );
+    const row = await tx.field.updateVariable(id, { ...columns, updatedAt: now });
     if (!row) throw notFound("variable");
     const after = toVariableDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: current.projectId,

@@ -1,9 +1,7 @@
-import { and, eq, ne } from "drizzle-orm";
 import type { Protocol } from "../../../../shared/field/data-types.ts";
 import { describeProblems, variableProblems } from "../../../../shared/field/protocol-config.ts";
 import { AppError, badRequest } from "../../../errors.ts";
-import type { DbOrTx } from "../../../store/sqlite/append-audit.ts";
-import { devices, variables } from "../../../store/sqlite/schema/index.ts";
+import type { FieldStore } from "../../../store/ports/field-store.ts";
 import { optionalText, type VariableInput } from "../inputs.ts";
 
 export function variableColumns(input: VariableInput) {
@@ -46,19 +44,15 @@ export function assertAddressing(protocol: Protocol, columns: ReturnType<typeof 
  * unique within its asset (409), which also makes it unique within its device (the unique index
  * variables_device_alias_uq backs that). Checked inside the write's transaction.
  */
-export function assertAliasFree(db: DbOrTx, deviceId: string, alias: string, exceptId?: string): void {
-  const device = db.select({ assetId: devices.assetId }).from(devices).where(eq(devices.id, deviceId)).get();
-  const sameAlias = device
-    ? and(eq(devices.assetId, device.assetId), eq(variables.alias, alias))
-    : and(eq(variables.deviceId, deviceId), eq(variables.alias, alias));
-  const clash = db
-    .select({ id: variables.id, deviceId: variables.deviceId })
-    .from(variables)
-    .innerJoin(devices, eq(devices.id, variables.deviceId))
-    .where(exceptId ? and(sameAlias, ne(variables.id, exceptId)) : sameAlias)
-    .get();
+export async function assertAliasFree(
+  field: FieldStore,
+  device: { id: string; assetId: string },
+  alias: string,
+  exceptId?: string,
+): Promise<void> {
+  const clash = await field.variableWithAlias(device.assetId, alias, exceptId);
   if (clash) {
-    const where = clash.deviceId === deviceId ? "this device" : "another device of the same asset";
+    const where = clash.deviceId === device.id ? "this device" : "another device of the same asset";
     throw new AppError("Conflict", `alias "${alias}" is already used by a variable of ${where}`);
   }
 }

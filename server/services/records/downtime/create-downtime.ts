@@ -1,18 +1,21 @@
 import { badRequest } from "../../../errors.ts";
-import { downtime } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
+import { visibleProject } from "../../field/lookup.ts";
 import { auditRecordCreate } from "../audit-record.ts";
 import { assertCorrectable, assertCorrectionFields } from "../corrections.ts";
 import { baseValues } from "../record-base.ts";
-import { assertRecordProject } from "../record-project.ts";
 import { type DowntimeDto, type DowntimeInput, toDowntimeDto } from "./downtime-dto.ts";
 
 /**
  * Records a downtime period. Records are never edited, so closing an open downtime is a
  * correction: a new record that supersedes it and carries `ended_at`.
  */
-export function createDowntime(ctx: ServiceContext, auth: AuthContext, input: DowntimeInput): DowntimeDto {
+export async function createDowntime(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  input: DowntimeInput,
+): Promise<DowntimeDto> {
   const startedAt = new Date(input.started_at);
   const endedAt = input.ended_at ? new Date(input.ended_at) : null;
   if (endedAt && endedAt.getTime() < startedAt.getTime()) {
@@ -20,16 +23,17 @@ export function createDowntime(ctx: ServiceContext, auth: AuthContext, input: Do
   }
   assertCorrectionFields(input);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    assertRecordProject(tx, auth, input.project_id);
-    assertCorrectable(tx, downtime, input, "downtime record");
-    const row = tx
-      .insert(downtime)
-      .values({ ...baseValues(input, auth, now), reason: input.reason.trim(), startedAt, endedAt })
-      .returning()
-      .get();
+  return ctx.store.transaction(async (tx) => {
+    await visibleProject(tx.field, auth, input.project_id);
+    await assertCorrectable(tx.records, "downtime", input, "downtime record");
+    const row = await tx.records.append("downtime", {
+      ...baseValues(input, auth, now),
+      reason: input.reason.trim(),
+      startedAt,
+      endedAt,
+    });
     const dto = toDowntimeDto(row, null);
-    auditRecordCreate(tx, auth, "downtime", dto, now);
+    await auditRecordCreate(tx.audit, auth, "downtime", dto, now);
     return dto;
   });
 }

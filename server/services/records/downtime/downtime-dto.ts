@@ -1,7 +1,5 @@
-import type { downtime } from "../../../store/sqlite/schema/index.ts";
+import type { DowntimeRow } from "../../../store/rows.ts";
 import { baseDto, type CorrectionInput, isoOrNull, type RecordBaseDto } from "../record-base.ts";
-
-type DowntimeRow = typeof downtime.$inferSelect;
 
 export type DowntimeInput = CorrectionInput & {
   reason: string;

@@ -1,32 +1,31 @@
-import { labResults } from "../../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
+import { visibleProject } from "../../field/lookup.ts";
 import { auditRecordCreate } from "../audit-record.ts";
 import { assertCorrectable, assertCorrectionFields } from "../corrections.ts";
 import { baseValues } from "../record-base.ts";
-import { assertRecordProject } from "../record-project.ts";
 import { type LabResultDto, type LabResultInput, toLabResultDto } from "./lab-result-dto.ts";
 
 /** Records a laboratory analysis of a crude sample (API gravity, BS&W, viscosity). */
-export function createLabResult(ctx: ServiceContext, auth: AuthContext, input: LabResultInput): LabResultDto {
+export async function createLabResult(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  input: LabResultInput,
+): Promise<LabResultDto> {
   assertCorrectionFields(input);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    assertRecordProject(tx, auth, input.project_id);
-    assertCorrectable(tx, labResults, input, "lab result");
-    const row = tx
-      .insert(labResults)
-      .values({
-        ...baseValues(input, auth, now),
-        sampleDate: new Date(input.sample_date),
-        apiGravity: input.api_gravity,
-        bswPct: input.bsw_pct ?? null,
-        viscosityCp: input.viscosity_cp ?? null,
-      })
-      .returning()
-      .get();
+  return ctx.store.transaction(async (tx) => {
+    await visibleProject(tx.field, auth, input.project_id);
+    await assertCorrectable(tx.records, "lab_result", input, "lab result");
+    const row = await tx.records.append("lab_result", {
+      ...baseValues(input, auth, now),
+      sampleDate: new Date(input.sample_date),
+      apiGravity: input.api_gravity,
+      bswPct: input.bsw_pct ?? null,
+      viscosityCp: input.viscosity_cp ?? null,
+    });
     const dto = toLabResultDto(row, null);
-    auditRecordCreate(tx, auth, "lab_result", dto, now);
+    await auditRecordCreate(tx.audit, auth, "lab_result", dto, now);
     return dto;
   });
 }

@@ -1,7 +1,5 @@
-import type { labResults } from "../../../store/sqlite/schema/index.ts";
+import type { LabResultRow } from "../../../store/rows.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
-
-type LabResultRow = typeof labResults.$inferSelect;
 
 export type LabResultInput = CorrectionInput & {
   /** ISO 8601 instant. */

@@ -1,7 +1,5 @@
-import type { meterReadings } from "../../../store/sqlite/schema/index.ts";
+import type { MeterReadingRow } from "../../../store/rows.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
-
-type MeterReadingRow = typeof meterReadings.$inferSelect;
 
 export type MeterReadingInput = CorrectionInput & {
   meter_id: string;

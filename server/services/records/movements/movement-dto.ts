@@ -1,7 +1,6 @@
-import type { movements } from "../../../store/sqlite/schema/index.ts";
+import type { MovementRow } from "../../../store/rows.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
 
-type MovementRow = typeof movements.$inferSelect;
 export type MovementType = MovementRow["movementType"];
 
 export type MovementInput = CorrectionInput & {

@@ -1,7 +1,5 @@
-import type { wellTests } from "../../../store/sqlite/schema/index.ts";
+import type { WellTestRow } from "../../../store/rows.ts";
 import { baseDto, type CorrectionInput, type RecordBaseDto } from "../record-base.ts";
-
-type WellTestRow = typeof wellTests.$inferSelect;
 
 export type WellTestInput = CorrectionInput & {
   asset_id: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditOf, expectError } from "../../testing/fixtures/field-fixtures.ts";
+import { auditOf, expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import {
   buildPath,
   buildStatusPath,
@@ -9,8 +9,8 @@ import {
   type Queued,
   rebuildPath,
   waitForBuild,
-} from "../../testing/fixtures/installer-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
+} from "../../../testing/fixtures/installer-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 /**
  * Who may build and download a project's MSI, and the answers to bad requests (issue 10 §3: supervisor

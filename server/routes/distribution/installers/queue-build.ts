@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../../http/env.ts";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses } from "../../http/openapi.ts";
-import { publicBaseUrl } from "../../services/agents/public-urls.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import type { AgentArtifacts } from "../../services/distribution/agent-artifacts.ts";
-import { requestInstallerBuild } from "../../services/distribution/installer-builds/request-build.ts";
-import { projectIdParam2, projectIdParams } from "../agents/schema.ts";
-import type { Router } from "../router.ts";
+import type { AppEnv } from "../../../http/env.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses } from "../../../http/openapi.ts";
+import { publicBaseUrl } from "../../../services/agents/public-urls.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import type { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
+import { requestInstallerBuild } from "../../../services/distribution/installer-builds/request-build.ts";
+import { projectIdParam2, projectIdParams } from "../../agents/schema.ts";
+import type { Router } from "../../router.ts";
 import { BUILD_RETRY_AFTER_S, buildQueuedSchema, INSTALLERS_TAG, retryAfterHeader } from "./schema.ts";
 
 const queuedResponse = {
@@ -48,8 +48,8 @@ const rebuildRoute = createRoute({
 });
 
 export function mountQueueBuild(router: Router, ctx: ServiceContext, artifacts: AgentArtifacts): void {
-  const queue = (c: Context<AppEnv>, projectId: string, rebuild: boolean) => {
-    const { build } = requestInstallerBuild(ctx, artifacts, c.get("auth"), projectId, {
+  const queue = async (c: Context<AppEnv>, projectId: string, rebuild: boolean) => {
+    const { build } = await requestInstallerBuild(ctx, artifacts, c.get("auth"), projectId, {
       serverUrl: publicBaseUrl(ctx.config, c.req.url),
       rebuild,
       retryFailed: true,
@@ -57,10 +57,10 @@ export function mountQueueBuild(router: Router, ctx: ServiceContext, artifacts: 
     if (build.status !== "succeeded") c.header("Retry-After", String(BUILD_RETRY_AFTER_S));
     return { build_id: build.id, status: build.status };
   };
-  router.openapi({ ...buildRoute, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(queue(c, c.req.valid("param").project_id, false), 202),
+  router.openapi({ ...buildRoute, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await queue(c, c.req.valid("param").project_id, false), 202),
   );
-  router.openapi({ ...rebuildRoute, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(queue(c, c.req.valid("param").id, true), 202),
+  router.openapi({ ...rebuildRoute, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await queue(c, c.req.valid("param").id, true), 202),
   );
 }

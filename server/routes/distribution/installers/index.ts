@@ -1,6 +1,6 @@
-import type { ServiceContext } from "../../services/context.ts";
-import { AgentArtifacts } from "../../services/distribution/agent-artifacts.ts";
-import { newRouter, type Router } from "../router.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
+import { newRouter, type Router } from "../../router.ts";
 import { mountGetBuild } from "./get-build.ts";
 import { mountGetInstaller } from "./get-installer.ts";
 import { mountQueueBuild } from "./queue-build.ts";

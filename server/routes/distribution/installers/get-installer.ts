@@ -1,14 +1,14 @@
 import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import { createRoute, z } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses } from "../../http/openapi.ts";
-import { publicBaseUrl } from "../../services/agents/public-urls.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import type { AgentArtifacts } from "../../services/distribution/agent-artifacts.ts";
-import { installerDownload } from "../../services/distribution/installer-builds/installer-download.ts";
-import { projectIdParams } from "../agents/schema.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses } from "../../../http/openapi.ts";
+import { publicBaseUrl } from "../../../services/agents/public-urls.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import type { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
+import { installerDownload } from "../../../services/distribution/installer-builds/installer-download.ts";
+import { projectIdParams } from "../../agents/schema.ts";
+import type { Router } from "../../router.ts";
 import { BUILD_RETRY_AFTER_S, buildQueuedSchema, INSTALLERS_TAG, retryAfterHeader } from "./schema.ts";
 
 const MSI_TYPE = "application/x-msi";
@@ -46,9 +46,9 @@ const route = createRoute({
 });
 
 export function mountGetInstaller(router: Router, ctx: ServiceContext, artifacts: AgentArtifacts): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
     const serverUrl = publicBaseUrl(ctx.config, c.req.url);
-    const found = installerDownload(ctx, artifacts, c.get("auth"), c.req.valid("param").id, serverUrl);
+    const found = await installerDownload(ctx, artifacts, c.get("auth"), c.req.valid("param").id, serverUrl);
     if (found.kind === "pending") {
       if (found.build.status !== "failed") c.header("Retry-After", String(BUILD_RETRY_AFTER_S));
       return c.json({ build_id: found.build.id, status: found.build.status }, 202);

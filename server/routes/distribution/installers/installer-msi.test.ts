@@ -4,19 +4,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { builtAgentBinaries } from "../../../scripts/testing/agent-binaries.ts";
-import { msitoolsMissing, wixlMissing } from "../../../scripts/testing/peers.ts";
-import { requirePeer } from "../../../scripts/testing/require-peer.ts";
-import type { AgentBuildManifest } from "../../../shared/distribution/agent-manifest.ts";
-import { msiUpgradeCode } from "../../services/distribution/msi/msi-guids.ts";
-import { auditOf } from "../../testing/fixtures/field-fixtures.ts";
+import { builtAgentBinaries } from "../../../../scripts/testing/agent-binaries.ts";
+import { msitoolsMissing, wixlMissing } from "../../../../scripts/testing/peers.ts";
+import { requirePeer } from "../../../../scripts/testing/require-peer.ts";
+import type { AgentBuildManifest } from "../../../../shared/distribution/agent-manifest.ts";
+import { msiUpgradeCode } from "../../../services/distribution/msi/msi-guids.ts";
+import { auditOf } from "../../../testing/fixtures/field-fixtures.ts";
 import {
   installerPath,
   msiTable,
   type Queued,
   waitForBuild,
-} from "../../testing/fixtures/installer-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
+} from "../../../testing/fixtures/installer-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 

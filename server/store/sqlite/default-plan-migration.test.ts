@@ -6,9 +6,9 @@ import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase } from "../../store/sqlite/client.ts";
+import { openDatabase } from "./client.ts";
 
-const MIGRATIONS = fileURLToPath(new URL("../../store/sqlite/migrations", import.meta.url));
+const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 const TAG = "every_project_has_a_plan";
 
 type Journal = { entries: { tag: string }[] };

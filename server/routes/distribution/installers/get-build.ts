@@ -1,9 +1,9 @@
 import { createRoute } from "@hono/zod-openapi";
-import { guard } from "../../http/guard.ts";
-import { bearer, errorResponses, json } from "../../http/openapi.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import { getInstallerBuild } from "../../services/distribution/installer-builds/get-build.ts";
-import type { Router } from "../router.ts";
+import { guard } from "../../../http/guard.ts";
+import { bearer, errorResponses, json } from "../../../http/openapi.ts";
+import type { ServiceContext } from "../../../services/context.ts";
+import { getInstallerBuild } from "../../../services/distribution/installer-builds/get-build.ts";
+import type { Router } from "../../router.ts";
 import { buildIdParams, INSTALLERS_TAG, installerBuildSchema } from "./schema.ts";
 
 const route = createRoute({
@@ -22,8 +22,8 @@ const route = createRoute({
 });
 
 export function mountGetBuild(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
     const { id, build_id } = c.req.valid("param");
-    return c.json(getInstallerBuild(ctx, c.get("auth"), id, build_id), 200);
+    return c.json(await getInstallerBuild(ctx, c.get("auth"), id, build_id), 200);
   });
 }
