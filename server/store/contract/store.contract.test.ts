@@ -13,12 +13,14 @@ import * as pgSchema from "../postgres/schema/index.ts";
 import { openDatabase } from "../sqlite/client.ts";
 import * as sqliteSchema from "../sqlite/schema/index.ts";
 import { SqliteStore } from "../sqlite/sqlite-store.ts";
-import { auditStoreContract, expectIntactChain, storedChain } from "./audit-store.contract.ts";
-import type { ContractBackend } from "./backend.ts";
-import { fieldStoreContract } from "./field-store.contract.ts";
-import { auditEntry } from "./fixtures.ts";
-import { mqttCredentialStoreContract } from "./mqtt-credential-store.contract.ts";
-import { transactionContract } from "./transaction.contract.ts";
+import { auditStoreContract, expectIntactChain, storedChain } from "./testing/audit-store.contract.ts";
+import type { ContractBackend } from "./testing/backend.ts";
+import { fieldModelContract } from "./testing/field-model.contract.ts";
+import { fieldStoreContract } from "./testing/field-store.contract.ts";
+import { auditEntry } from "./testing/fixtures.ts";
+import { mqttCredentialStoreContract } from "./testing/mqtt-credential-store.contract.ts";
+import { recordStoreContract } from "./testing/record-store.contract.ts";
+import { transactionContract } from "./testing/transaction.contract.ts";
 
 // Audit ids are random UUIDs inside the hashed text; the cross-backend test numbers them instead.
 vi.mock("node:crypto", async (original) => {
@@ -88,9 +90,11 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
 }
 
 function contracts(backend: ContractBackend): void {
-  describe("FieldStore", () => fieldStoreContract(backend));
+  describe("FieldStore: projects", () => fieldStoreContract(backend));
+  describe("FieldStore: assets, devices, variables", () => fieldModelContract(backend));
   describe("AuditStore", () => auditStoreContract(backend));
   describe("MqttCredentialStore", () => mqttCredentialStoreContract(backend));
+  describe("RecordStore", () => recordStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));
 }
 

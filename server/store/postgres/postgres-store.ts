@@ -1,19 +1,31 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Store, StorePorts } from "../store.ts";
+import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
 import { openPostgres, type PoolOptions, type PostgresHandle } from "./client.ts";
 import { PostgresFieldStore } from "./field-store.ts";
 import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
+import { PostgresRecordStore } from "./record-store.ts";
+import { PostgresReportStore } from "./report-store.ts";
 import type { PgSession, PgTx } from "./session.ts";
 
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
-function portsOn(session: PgSession): StorePorts {
+/**
+ * The ports PostgreSQL serves so far. Billing, telemetry and installer builds are not on it yet,
+ * so it is not a whole Store, and the server cannot run on it until they are.
+ */
+export type PostgresPorts = Omit<StorePorts, "billing" | "telemetry" | "installerBuilds">;
+
+function portsOn(session: PgSession): PostgresPorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
+    alarms: new PostgresAlarmStore(session),
+    reports: new PostgresReportStore(session),
     mqttCredentials: new PostgresMqttCredentialStore(session),
+    records: new PostgresRecordStore(session),
   };
 }
 
@@ -24,11 +36,14 @@ function portsOn(session: PgSession): StorePorts {
  * transaction too, as on SQLite's one connection: on another connection they would escape it,
  * or wait forever on a row it has locked (the audit head).
  */
-export class PostgresStore implements Store {
+export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
+  readonly alarms: PostgresAlarmStore;
+  readonly reports: PostgresReportStore;
   readonly mqttCredentials: PostgresMqttCredentialStore;
+  readonly records: PostgresRecordStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
 
@@ -45,7 +60,10 @@ export class PostgresStore implements Store {
     };
     this.field = new PostgresFieldStore(session);
     this.audit = new PostgresAuditStore(session);
+    this.alarms = new PostgresAlarmStore(session);
+    this.reports = new PostgresReportStore(session);
     this.mqttCredentials = new PostgresMqttCredentialStore(session);
+    this.records = new PostgresRecordStore(session);
   }
 
   /** Opens a pool on `url`, applies pending migrations, and serves the store from it. */
@@ -53,7 +71,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
       return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
     }

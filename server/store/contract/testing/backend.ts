@@ -1,5 +1,12 @@
-import type { assets, devices, users, variables } from "../sqlite/schema/index.ts";
-import type { Store } from "../store.ts";
+import type { PostgresPorts } from "../../postgres/postgres-store.ts";
+import type { assets, devices, users, variables } from "../../sqlite/schema/index.ts";
+import type { Store } from "../../store.ts";
+
+/** What the suites cover: every port both adapters serve (see PostgresPorts). */
+export type ContractStore = PostgresPorts &
+  Pick<Store, "backend" | "probe" | "close"> & {
+    transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T>;
+  };
 
 export type NewUser = typeof users.$inferInsert;
 export type NewAsset = typeof assets.$inferInsert;
@@ -12,7 +19,7 @@ export type NewVariable = typeof variables.$inferInsert;
  * the ports as the ports grow.
  */
 export type StoreUnderTest = {
-  readonly store: Store;
+  readonly store: ContractStore;
   readonly seed: {
     users(rows: NewUser[]): Promise<void>;
     assets(rows: NewAsset[]): Promise<void>;

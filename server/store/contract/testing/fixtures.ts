@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { AuditEntry } from "../audit-chain.ts";
-import type { NewProjectRow } from "../rows.ts";
+import type { AuditEntry } from "../../audit-chain.ts";
+import type { NewProjectRow } from "../../rows.ts";
 import type { NewAsset, NewDevice, NewUser, NewVariable } from "./backend.ts";
 
 /** Instants with milliseconds, so that a backend that dropped them would be found. */

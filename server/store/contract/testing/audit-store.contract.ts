@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { auditHash, auditHashInput } from "../audit-chain.ts";
-import type { StoredAuditEntry } from "../ports/audit-store.ts";
-import type { Store } from "../store.ts";
-import type { ContractBackend, StoreUnderTest } from "./backend.ts";
+import { auditHash, auditHashInput } from "../../audit-chain.ts";
+import type { StoredAuditEntry } from "../../ports/audit-store.ts";
+import type { ContractBackend, ContractStore, StoreUnderTest } from "./backend.ts";
 import { at, auditEntry } from "./fixtures.ts";
 
 /** The whole chain as stored, in seq order. */
-export async function storedChain(store: Store): Promise<StoredAuditEntry[]> {
+export async function storedChain(store: ContractStore): Promise<StoredAuditEntry[]> {
   return store.audit.chainPage(0, await store.audit.highestIssuedSeq(), 1_000_000);
 }
 
@@ -120,7 +119,7 @@ export function auditStoreContract(backend: ContractBackend): void {
     for (const [n, projectId, entity, entityId] of spec) {
       await t.store.audit.append(auditEntry(n, { projectId, entity, entityId }));
     }
-    const seqs = async (filter: Parameters<Store["audit"]["list"]>[0]) =>
+    const seqs = async (filter: Parameters<ContractStore["audit"]["list"]>[0]) =>
       (await t.store.audit.list(filter)).map((r) => r.seq);
     expect(await seqs({ limit: 100 })).toEqual([6, 5, 4, 3, 2, 1]);
     expect(await seqs({ limit: 2 })).toEqual([6, 5]);

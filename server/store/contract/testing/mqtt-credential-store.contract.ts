@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { NewMqttCredentialRow } from "../rows.ts";
+import type { NewMqttCredentialRow } from "../../rows.ts";
 import type { ContractBackend, StoreUnderTest } from "./backend.ts";
 import { at, newProject, newUser } from "./fixtures.ts";
 
