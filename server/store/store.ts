@@ -40,4 +40,6 @@ export type Store = StorePorts & {
   transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T>;
   /** A real round trip to the database (GET /health): resolves when it answered, throws otherwise. */
   probe(): Promise<void>;
+  /** Lets go of what the store holds (a pool's connections); the store is not used after. */
+  close(): Promise<void>;
 };

@@ -76,4 +76,9 @@ export class SqliteStore implements Store {
   probe(): Promise<void> {
     return this.#session.gate.run(() => probeDatabase(this.#session.sqlite));
   }
+
+  /** Nothing to do: the store does not own the connection; whoever opened it closes it. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
 }
