@@ -18,6 +18,7 @@ import type { ContractBackend } from "./testing/backend.ts";
 import { fieldModelContract } from "./testing/field-model.contract.ts";
 import { fieldStoreContract } from "./testing/field-store.contract.ts";
 import { auditEntry } from "./testing/fixtures.ts";
+import { identityStoreContract } from "./testing/identity-store.contract.ts";
 import { mqttCredentialStoreContract } from "./testing/mqtt-credential-store.contract.ts";
 import { recordStoreContract } from "./testing/record-store.contract.ts";
 import { transactionContract } from "./testing/transaction.contract.ts";
@@ -40,13 +41,13 @@ const sqlite: ContractBackend = {
     return {
       store: new SqliteStore(handle),
       seed: {
-        users: async (rows) => void db.insert(sqliteSchema.users).values(rows).run(),
         assets: async (rows) => void db.insert(sqliteSchema.assets).values(rows).run(),
         devices: async (rows) => void db.insert(sqliteSchema.devices).values(rows).run(),
         variables: async (rows) => void db.insert(sqliteSchema.variables).values(rows).run(),
+        telemetrySeries: async (rows) => void db.insert(sqliteSchema.telemetrySeries).values(rows).run(),
+        rollups5m: async (rows) => void db.insert(sqliteSchema.telemetryRollup5m).values(rows).run(),
+        usageCounters: async (rows) => void db.insert(sqliteSchema.usageCounters).values(rows).run(),
       },
-      userProjects: async () =>
-        db.select().from(sqliteSchema.userProjects).orderBy(sqliteSchema.userProjects.projectId).all(),
       async close() {
         handle.close();
         rmSync(dir, { recursive: true, force: true });
@@ -73,13 +74,13 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
       return {
         store,
         seed: {
-          users: async (rows) => void (await db.insert(pgSchema.users).values(rows)),
           assets: async (rows) => void (await db.insert(pgSchema.assets).values(rows)),
           devices: async (rows) => void (await db.insert(pgSchema.devices).values(rows)),
           variables: async (rows) => void (await db.insert(pgSchema.variables).values(rows)),
+          telemetrySeries: async (rows) => void (await db.insert(pgSchema.telemetrySeries).values(rows)),
+          rollups5m: async (rows) => void (await db.insert(pgSchema.telemetryRollup5m).values(rows)),
+          usageCounters: async (rows) => void (await db.insert(pgSchema.usageCounters).values(rows)),
         },
-        userProjects: async () =>
-          db.select().from(pgSchema.userProjects).orderBy(pgSchema.userProjects.projectId),
         async close() {
           await store.close();
           await admin.query(`DROP DATABASE ${name}`);
@@ -93,6 +94,7 @@ function contracts(backend: ContractBackend): void {
   describe("FieldStore: projects", () => fieldStoreContract(backend));
   describe("FieldStore: assets, devices, variables", () => fieldModelContract(backend));
   describe("AuditStore", () => auditStoreContract(backend));
+  describe("IdentityStore", () => identityStoreContract(backend));
   describe("MqttCredentialStore", () => mqttCredentialStoreContract(backend));
   describe("RecordStore", () => recordStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));

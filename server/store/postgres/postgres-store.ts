@@ -2,29 +2,31 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
+import { PostgresBillingStore } from "./billing-store.ts";
 import { openPostgres, type PoolOptions, type PostgresHandle } from "./client.ts";
 import { PostgresFieldStore } from "./field-store.ts";
+import { PostgresIdentityStore } from "./identity-store.ts";
+import { PostgresInstallerBuildStore } from "./installer-build-store.ts";
 import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { PostgresRecordStore } from "./record-store.ts";
 import { PostgresReportStore } from "./report-store.ts";
 import type { PgSession, PgTx } from "./session.ts";
+import { PostgresTelemetryStore } from "./telemetry-store.ts";
 
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
-/**
- * The ports PostgreSQL serves so far. Billing, telemetry, installer builds and identity are not on
- * it yet, so it is not a whole Store, and the server cannot run on it until they are.
- */
-export type PostgresPorts = Omit<StorePorts, "billing" | "telemetry" | "installerBuilds" | "identity">;
-
-function portsOn(session: PgSession): PostgresPorts {
+function portsOn(session: PgSession): StorePorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
+    billing: new PostgresBillingStore(session),
+    telemetry: new PostgresTelemetryStore(session),
     alarms: new PostgresAlarmStore(session),
     reports: new PostgresReportStore(session),
+    identity: new PostgresIdentityStore(session),
     mqttCredentials: new PostgresMqttCredentialStore(session),
+    installerBuilds: new PostgresInstallerBuildStore(session),
     records: new PostgresRecordStore(session),
   };
 }
@@ -36,13 +38,17 @@ function portsOn(session: PgSession): PostgresPorts {
  * transaction too, as on SQLite's one connection: on another connection they would escape it,
  * or wait forever on a row it has locked (the audit head).
  */
-export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
+export class PostgresStore implements Store {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
+  readonly billing: PostgresBillingStore;
+  readonly telemetry: PostgresTelemetryStore;
   readonly alarms: PostgresAlarmStore;
   readonly reports: PostgresReportStore;
+  readonly identity: PostgresIdentityStore;
   readonly mqttCredentials: PostgresMqttCredentialStore;
+  readonly installerBuilds: PostgresInstallerBuildStore;
   readonly records: PostgresRecordStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
@@ -60,9 +66,13 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
     };
     this.field = new PostgresFieldStore(session);
     this.audit = new PostgresAuditStore(session);
+    this.billing = new PostgresBillingStore(session);
+    this.telemetry = new PostgresTelemetryStore(session);
     this.alarms = new PostgresAlarmStore(session);
     this.reports = new PostgresReportStore(session);
+    this.identity = new PostgresIdentityStore(session);
     this.mqttCredentials = new PostgresMqttCredentialStore(session);
+    this.installerBuilds = new PostgresInstallerBuildStore(session);
     this.records = new PostgresRecordStore(session);
   }
 
@@ -71,7 +81,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
       return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
     }

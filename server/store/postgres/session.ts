@@ -16,3 +16,12 @@ export type PgSession = {
   /** True when `executor()` is a transaction: a multi-statement write needs no BEGIN of its own. */
   inTransaction(): boolean;
 };
+
+/**
+ * Runs `work` atomically: inside the session's transaction when there is one, otherwise in a
+ * transaction of its own (a multi-statement write, or a lock that must outlive one statement).
+ */
+export function atomically<T>(session: PgSession, work: (tx: PgExecutor) => Promise<T>): Promise<T> {
+  const executor = session.executor();
+  return session.inTransaction() ? work(executor) : executor.transaction(work);
+}

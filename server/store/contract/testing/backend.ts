@@ -1,32 +1,38 @@
-import type { PostgresPorts } from "../../postgres/postgres-store.ts";
-import type { assets, devices, users, variables } from "../../sqlite/schema/index.ts";
+import type {
+  assets,
+  devices,
+  telemetryRollup5m,
+  telemetrySeries,
+  usageCounters,
+  variables,
+} from "../../sqlite/schema/index.ts";
 import type { Store } from "../../store.ts";
 
-/** What the suites cover: every port both adapters serve (see PostgresPorts). */
-export type ContractStore = PostgresPorts &
-  Pick<Store, "backend" | "probe" | "close"> & {
-    transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T>;
-  };
+/** What the suites cover: every port, on both adapters. */
+export type ContractStore = Store;
 
-export type NewUser = typeof users.$inferInsert;
 export type NewAsset = typeof assets.$inferInsert;
 export type NewDevice = typeof devices.$inferInsert;
 export type NewVariable = typeof variables.$inferInsert;
+export type NewSeries = typeof telemetrySeries.$inferInsert;
+export type NewRollup = typeof telemetryRollup5m.$inferInsert;
+export type NewUsageCounter = typeof usageCounters.$inferInsert;
 
 /**
- * A fresh, migrated, empty database behind a store. `seed` and `userProjects` reach the tables
- * no port writes or reads yet (users, the field model below projects, assignments); they go to
- * the ports as the ports grow.
+ * A fresh, migrated, empty database behind a store. `seed` writes rows of tables that the ports
+ * read but another writer fills (telemetry ingest: series, rollups, usage counters), and the field
+ * model below projects in bulk.
  */
 export type StoreUnderTest = {
   readonly store: ContractStore;
   readonly seed: {
-    users(rows: NewUser[]): Promise<void>;
     assets(rows: NewAsset[]): Promise<void>;
     devices(rows: NewDevice[]): Promise<void>;
     variables(rows: NewVariable[]): Promise<void>;
+    telemetrySeries(rows: NewSeries[]): Promise<void>;
+    rollups5m(rows: NewRollup[]): Promise<void>;
+    usageCounters(rows: NewUsageCounter[]): Promise<void>;
   };
-  userProjects(): Promise<{ userId: string; projectId: string }[]>;
   /** Closes the store and removes its database. */
   close(): Promise<void>;
 };

@@ -110,7 +110,7 @@ export function fieldStoreContract(backend: ContractBackend): void {
     const [a, b] = [newAsset(p.id, "W-1"), newAsset(q.id, "W-1")];
     await t.seed.assets([a, b]);
     const user = newUser();
-    await t.seed.users([user]);
+    await t.store.identity.insertUser(user);
     await t.store.field.assignProject(user.id, p.id);
     await t.store.field.assignProject(user.id, q.id);
     await t.store.field.deleteProject(p.id);
@@ -118,20 +118,20 @@ export function fieldStoreContract(backend: ContractBackend): void {
     expect(await t.store.field.project(p.id)).toBeUndefined();
     expect(await t.store.field.assetsOf(p.id)).toEqual([]);
     expect((await t.store.field.assetsOf(q.id)).map((x) => x.id)).toEqual([b.id]);
-    expect(await t.userProjects()).toEqual([{ userId: user.id, projectId: q.id }]);
+    expect(await t.store.identity.projectIdsOf(user.id)).toEqual([q.id]);
   });
 
   it("assigns a project to a user once; an unknown user or project is refused", async () => {
     const p = newProject("P");
     await t.store.field.insertProject(p);
     const user = newUser();
-    await t.seed.users([user]);
+    await t.store.identity.insertUser(user);
     await t.store.field.assignProject(user.id, p.id);
-    expect(await t.userProjects()).toEqual([{ userId: user.id, projectId: p.id }]);
+    expect(await t.store.identity.projectIdsOf(user.id)).toEqual([p.id]);
     await expect(t.store.field.assignProject(user.id, p.id)).rejects.toThrow();
     await expect(t.store.field.assignProject("no-such-user", p.id)).rejects.toThrow();
     await expect(t.store.field.assignProject(user.id, "no-such-project")).rejects.toThrow();
-    expect(await t.userProjects()).toHaveLength(1);
+    expect(await t.store.identity.projectIdsOf(user.id)).toHaveLength(1);
   });
 
   it("lists assets, devices and variables by name (alias) in byte order, then id; none for no ids", async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { AuditEntry } from "../../audit-chain.ts";
-import type { NewProjectRow } from "../../rows.ts";
-import type { NewAsset, NewDevice, NewUser, NewVariable } from "./backend.ts";
+import type { NewProjectRow, NewUserRow } from "../../rows.ts";
+import type { NewAsset, NewDevice, NewVariable } from "./backend.ts";
 
 /** Instants with milliseconds, so that a backend that dropped them would be found. */
 export const at = (n = 0) => new Date(Date.UTC(2026, 0, 2, 3, 4, 5, 678) + n);
@@ -15,7 +15,7 @@ export const newProject = (name: string, more: Partial<NewProjectRow> = {}): New
   ...more,
 });
 
-export const newUser = (): NewUser => {
+export const newUser = (more: Partial<NewUserRow> = {}): NewUserRow => {
   const id = randomUUID();
   return {
     id,
@@ -25,6 +25,7 @@ export const newUser = (): NewUser => {
     passwordHash: "x",
     createdAt: at(),
     updatedAt: at(),
+    ...more,
   };
 };
 

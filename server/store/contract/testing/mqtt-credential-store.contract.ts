@@ -29,7 +29,7 @@ export function mqttCredentialStoreContract(backend: ContractBackend): void {
 
   it("inserts a credential and reads it back as inserted; a second one with its user name is refused", async () => {
     const user = newUser();
-    await t.seed.users([user]);
+    await t.store.identity.insertUser(user);
     const row = { ...credential(p, "c-1"), createdBy: user.id };
     expect(await t.store.mqttCredentials.insert(row)).toStrictEqual(row);
     expect(await t.store.mqttCredentials.insert(credential(p, "c-2"))).toStrictEqual({
