@@ -15,12 +15,15 @@ import * as sqliteSchema from "../sqlite/schema/index.ts";
 import { SqliteStore } from "../sqlite/sqlite-store.ts";
 import { auditStoreContract, expectIntactChain, storedChain } from "./testing/audit-store.contract.ts";
 import type { ContractBackend } from "./testing/backend.ts";
+import { billingStoreContract } from "./testing/billing-store.contract.ts";
 import { fieldModelContract } from "./testing/field-model.contract.ts";
 import { fieldStoreContract } from "./testing/field-store.contract.ts";
 import { auditEntry } from "./testing/fixtures.ts";
 import { identityStoreContract } from "./testing/identity-store.contract.ts";
+import { installerBuildStoreContract } from "./testing/installer-build-store.contract.ts";
 import { mqttCredentialStoreContract } from "./testing/mqtt-credential-store.contract.ts";
 import { recordStoreContract } from "./testing/record-store.contract.ts";
+import { telemetryStoreContract } from "./testing/telemetry-store.contract.ts";
 import { transactionContract } from "./testing/transaction.contract.ts";
 
 // Audit ids are random UUIDs inside the hashed text; the cross-backend test numbers them instead.
@@ -97,6 +100,9 @@ function contracts(backend: ContractBackend): void {
   describe("IdentityStore", () => identityStoreContract(backend));
   describe("MqttCredentialStore", () => mqttCredentialStoreContract(backend));
   describe("RecordStore", () => recordStoreContract(backend));
+  describe("BillingStore", () => billingStoreContract(backend));
+  describe("InstallerBuildStore", () => installerBuildStoreContract(backend));
+  describe("TelemetryStore: reads", () => telemetryStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));
 }
 
