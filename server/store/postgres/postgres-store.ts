@@ -13,10 +13,13 @@ import type { PgSession, PgTx } from "./session.ts";
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
 /**
- * The ports PostgreSQL serves so far. Billing, telemetry, installer builds and identity are not on
- * it yet, so it is not a whole Store, and the server cannot run on it until they are.
+ * The ports PostgreSQL serves so far. Billing, telemetry, installer builds, identity and the HMI
+ * read model are not on it yet, so it is not a whole Store, and the server cannot run on it until they are.
  */
-export type PostgresPorts = Omit<StorePorts, "billing" | "telemetry" | "installerBuilds" | "identity">;
+export type PostgresPorts = Omit<
+  StorePorts,
+  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi"
+>;
 
 function portsOn(session: PgSession): PostgresPorts {
   return {
