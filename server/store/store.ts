@@ -1,3 +1,4 @@
+import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
 import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
@@ -17,6 +18,7 @@ export type StorePorts = {
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
   readonly records: RecordStore;
+  readonly alarms: AlarmStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

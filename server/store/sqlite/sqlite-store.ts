@@ -1,4 +1,5 @@
 import type { Store, StorePorts } from "../store.ts";
+import { SqliteAlarmStore } from "./alarm-store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
@@ -21,6 +22,7 @@ export class SqliteStore implements Store {
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
   readonly records: SqliteRecordStore;
+  readonly alarms: SqliteAlarmStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -43,6 +45,7 @@ export class SqliteStore implements Store {
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
     this.records = new SqliteRecordStore(this.#session);
+    this.alarms = new SqliteAlarmStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
