@@ -16,6 +16,12 @@ export function commLossCheckIntervalMs(limitSeconds: number): number {
 
 type Pending = RuleTransition & { slot: RuleSlot; previous: RuleState };
 
+/** One thing the engine does; a promise when it has to wait (it never rejects). */
+type Step = () => Promise<void> | undefined;
+
+/** A comm_loss alarm that data arriving ends. */
+type EndedCommLoss = { alarmId: string; at: Date; silentSeconds: number };
+
 /**
  * The server's alarm engine: evaluates every committed telemetry event against the enabled rules
  * of its project (shared evaluator, one state per rule and asset) and watches for silent assets.
@@ -46,8 +52,13 @@ export class AlarmEngine implements RuleChangeListener {
   #rulesVersion = 0;
   #startedAt = 0;
   #timer: NodeJS.Timeout | undefined;
-  /** The engine's steps, one after another (settles once the last queued step has). */
-  #queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Steps that wait while one is under way, in order; undefined while none is. A step that needs
+   * nothing of the store (most telemetry events) runs at once, without a promise.
+   */
+  #backlog: Step[] | undefined;
+  /** Settles once the backlog is done. */
+  #drained: Promise<void> = Promise.resolve();
 
   constructor(ctx: ServiceContext) {
     this.#ctx = ctx;
@@ -55,7 +66,7 @@ export class AlarmEngine implements RuleChangeListener {
 
   /** Resolves once the state is rebuilt (events that arrive meanwhile are handled after it). */
   start(): Promise<void> {
-    if (this.#timer) return this.#serial(() => undefined);
+    if (this.#timer) return this.#serial(() => Promise.resolve());
     const { config, events } = this.#ctx;
     this.#startedAt = this.#now();
     events.on("telemetry", this.#onTelemetry);
@@ -70,7 +81,7 @@ export class AlarmEngine implements RuleChangeListener {
     clearInterval(this.#timer);
     this.#timer = undefined;
     this.#ctx.events.off("telemetry", this.#onTelemetry);
-    await this.#queue;
+    await this.#drained;
     this.#rulesByProject.clear();
     this.#states.clear();
     this.#lastSeen.clear();
@@ -130,64 +141,137 @@ export class AlarmEngine implements RuleChangeListener {
     return this.#ctx.clock.now().getTime();
   }
 
-  /** Runs `step` once every step queued before it has settled; resolves or rejects as it does. */
-  #serial<T>(step: () => T | Promise<T>): Promise<T> {
-    const run = this.#queue.then(step);
-    this.#queue = run.catch(() => undefined);
-    return run;
+  /** Runs `step` once every step queued before it is done; resolves or rejects as it does. */
+  #serial<T>(step: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.#run(() => step().then(resolve, reject)));
+  }
+
+  /** Runs `step` now when no step is under way, else after those queued; steps never reject. */
+  #run(step: Step): void {
+    if (this.#backlog) {
+      this.#backlog.push(step);
+      return;
+    }
+    const waiting = step();
+    if (waiting === undefined) return;
+    const backlog: Step[] = [];
+    this.#backlog = backlog;
+    this.#drained = (async () => {
+      await waiting;
+      // Steps queued while one waits join the end of `backlog`, which this loop reaches too.
+      for (let i = 0; i < backlog.length; i++) {
+        const next = backlog[i]?.();
+        if (next !== undefined) await next;
+      }
+      this.#backlog = undefined;
+    })();
   }
 
   #onTimer = (): void => {
     this.tick().catch((err: unknown) => this.#fail("comm_loss check failed", err));
   };
 
-  /** Runs inside ingest's emit: it only queues the event, so it never throws into the ingest request. */
+  /** Runs inside ingest's emit: it never throws into the ingest request. */
   #onTelemetry = (event: TelemetryEvent): void => {
-    void this.#serial(() => this.#handle(event));
+    this.#run(() => this.#handle(event));
   };
 
-  /** Never rejects: a failure is logged (the readings are stored; only their alarms are missing). */
-  async #handle(event: TelemetryEvent): Promise<void> {
-    let assetId: string | undefined;
+  /**
+   * Notes the event's arrivals and evaluates it; a promise only when the store is needed (a
+   * comm_loss ends, rules to read, transitions to store). Never throws nor rejects: a failure is
+   * logged (the readings are stored; only their alarms are missing).
+   */
+  #handle(event: TelemetryEvent): Promise<void> | undefined {
     try {
-      for (const s of event.series) {
-        if (s.assetId === assetId) continue;
-        assetId = s.assetId;
-        const clearing = this.#noteArrival(assetId);
-        if (clearing !== undefined) await clearing;
-      }
+      const ended = this.#noteArrivals(event);
       // An agent evaluates the deployed rules at the edge and syncs its alarms with the batch
       // (services/agents/agent-alarms.ts); evaluating its readings here too would raise twice.
-      if (event.source !== "agent") await this.#evaluate(event);
+      const evaluated = event.source !== "agent";
+      if (ended === undefined && !(evaluated && this.#rulesMissing(event))) {
+        const pending = evaluated ? this.#transitions(event, undefined) : undefined;
+        return pending && this.#logged(event, this.#commit(pending));
+      }
+      return this.#logged(event, this.#handleSlowly(event, ended ?? [], evaluated));
     } catch (err) {
-      this.#fail("alarm evaluation failed", err, {
-        project_id: event.series[0]?.projectId,
-        asset_id: assetId,
-      });
+      this.#failEvent(event, err);
+      return undefined;
     }
   }
 
-  /** Notes that data arrived; when that ends a comm_loss, the promise of its return to normal. */
-  #noteArrival(assetId: string): Promise<void> | undefined {
-    const now = this.#now();
-    const previous = this.#lastSeen.get(assetId);
-    this.#lastSeen.set(assetId, now);
-    const commLossId = this.#openCommLoss.get(assetId);
-    if (commLossId === undefined) return undefined;
-    // Data again: comm_loss returns to normal (one write, only on this transition).
-    this.#openCommLoss.delete(assetId);
-    const silent = previous === undefined ? 0 : Math.max(0, Math.floor((now - previous) / 1000));
-    return clearCommLoss(this.#ctx.store, commLossId, new Date(now), silent).then((row) => {
+  async #handleSlowly(event: TelemetryEvent, ended: readonly EndedCommLoss[], evaluated: boolean) {
+    for (const e of ended) {
+      const row = await clearCommLoss(this.#ctx.store, e.alarmId, e.at, e.silentSeconds);
       if (row) publishAlarms(this.#ctx, "cleared", [row]);
+    }
+    if (evaluated) await this.#evaluate(event);
+  }
+
+  #logged(event: TelemetryEvent, work: Promise<void>): Promise<void> {
+    return work.catch((err: unknown) => this.#failEvent(event, err));
+  }
+
+  #failEvent(event: TelemetryEvent, err: unknown): void {
+    this.#fail("alarm evaluation failed", err, {
+      project_id: event.series[0]?.projectId,
+      asset_id: event.series[0]?.assetId,
     });
   }
 
-  /** Each series' points in order against the rules of its variable: one state per rule and asset. */
+  /** Notes that data arrived from the event's assets; the comm_loss alarms that this ends. */
+  #noteArrivals(event: TelemetryEvent): EndedCommLoss[] | undefined {
+    let ended: EndedCommLoss[] | undefined;
+    let assetId: string | undefined;
+    for (const s of event.series) {
+      if (s.assetId === assetId) continue;
+      assetId = s.assetId;
+      const now = this.#now();
+      const previous = this.#lastSeen.get(assetId);
+      this.#lastSeen.set(assetId, now);
+      const alarmId = this.#openCommLoss.get(assetId);
+      if (alarmId === undefined) continue;
+      // Data again: comm_loss returns to normal (one write, only on this transition).
+      this.#openCommLoss.delete(assetId);
+      const silentSeconds = previous === undefined ? 0 : Math.max(0, Math.floor((now - previous) / 1000));
+      ended ??= [];
+      ended.push({ alarmId, at: new Date(now), silentSeconds });
+    }
+    return ended;
+  }
+
+  /** True when a project of the event has no rules cached. */
+  #rulesMissing(event: TelemetryEvent): boolean {
+    let projectId: string | undefined;
+    for (const s of event.series) {
+      if (s.projectId === projectId) continue;
+      projectId = s.projectId;
+      if (!this.#rulesByProject.has(projectId)) return true;
+    }
+    return false;
+  }
+
+  /** Reads the rules of the event's projects not cached yet, then evaluates it and stores its transitions. */
   async #evaluate(event: TelemetryEvent): Promise<void> {
+    let loaded: Map<string, ProjectRules> | undefined;
+    let projectId: string | undefined;
+    for (const s of event.series) {
+      if (s.projectId === projectId) continue;
+      projectId = s.projectId;
+      if (this.#rulesByProject.has(projectId) || loaded?.has(projectId)) continue;
+      loaded ??= new Map();
+      loaded.set(projectId, await this.#loadRules(projectId));
+    }
+    const pending = this.#transitions(event, loaded);
+    if (pending) await this.#commit(pending);
+  }
+
+  /**
+   * Each series' points in order against the rules of its variable: one state per rule and asset.
+   * The hot loop, kept synchronous; `loaded`: rules read for this event and not cached.
+   */
+  #transitions(event: TelemetryEvent, loaded: ReadonlyMap<string, ProjectRules> | undefined) {
     let pending: Pending[] | undefined;
     for (const s of event.series) {
-      const rules = this.#rulesByProject.get(s.projectId) ?? (await this.#loadRules(s.projectId));
-      const slots = rules.get(s.variable);
+      const slots = (this.#rulesByProject.get(s.projectId) ?? loaded?.get(s.projectId))?.get(s.variable);
       if (slots === undefined) continue;
       for (const slot of slots) {
         for (const [ts, value] of s.points) {
@@ -208,7 +292,7 @@ export class AlarmEngine implements RuleChangeListener {
         }
       }
     }
-    if (pending) await this.#commit(pending);
+    return pending;
   }
 
   async #commit(pending: Pending[]): Promise<void> {
