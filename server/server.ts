@@ -136,7 +136,7 @@ export class CaudalServer {
     this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
     this.#live.start();
     this.#alarms = new AlarmEngine(this.#ctx);
-    this.#alarms.start();
+    await this.#alarms.start();
     this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx));
     await this.#broker.start(config.MQTT_PORT, config.HOST);
     const broker = this.#broker;
@@ -152,6 +152,7 @@ export class CaudalServer {
     const app = createApp({
       ctx: this.#ctx,
       live: this.#live,
+      alarms: this.#alarms,
       broker,
       health: { broker: { isUp: () => broker.isUp } },
       requestLogger: this.#requestLog?.logger,
@@ -247,7 +248,7 @@ export class CaudalServer {
     // After HTTP (no new writes), before the alarm engine (it hears the last commit's events).
     await this.#telemetry?.stop();
     this.#telemetry = undefined;
-    this.#alarms?.stop();
+    await this.#alarms?.stop();
     this.#alarms = undefined;
     // Last of the listeners: the agent's offline status and the last alarms are still told.
     this.#activity?.stop();

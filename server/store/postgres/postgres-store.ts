@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { AlarmStore } from "../ports/alarm-store.ts";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
@@ -18,8 +19,8 @@ type OpenTransaction = { readonly tx: PgTx; ended: boolean };
  */
 export type PostgresPorts = Omit<
   StorePorts,
-  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi"
->;
+  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi" | "alarms"
+> & { readonly alarms: Pick<AlarmStore, "listedCount"> };
 
 function portsOn(session: PgSession): PostgresPorts {
   return {
