@@ -41,3 +41,5 @@ export type SessionRow = typeof schema.sessions.$inferSelect;
 export type NewSessionRow = typeof schema.sessions.$inferInsert;
 export type RefreshTokenRow = typeof schema.refreshTokens.$inferSelect;
 export type NewRecoveryCodeRow = typeof schema.recoveryCodes.$inferInsert;
+export type NewAnhReportRow = typeof schema.anhReports.$inferInsert;
+export type AlarmRow = typeof schema.alarms.$inferSelect;

@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, or } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, lt, or } from "drizzle-orm";
 import type { AlarmStore } from "../ports/alarm-store.ts";
 import { alarms } from "./schema/index.ts";
 import type { SqliteSession } from "./session.ts";
@@ -25,5 +25,16 @@ export class SqliteAlarmStore implements AlarmStore {
         .get();
       return row?.n ?? 0;
     });
+  }
+
+  raisedIn(projectId: string, from: Date, to: Date) {
+    return this.#s.gate.run(() =>
+      this.#s.db
+        .select()
+        .from(alarms)
+        .where(and(eq(alarms.projectId, projectId), gte(alarms.timestamp, from), lt(alarms.timestamp, to)))
+        .orderBy(asc(alarms.timestamp), asc(alarms.id))
+        .all(),
+    );
   }
 }
