@@ -118,8 +118,9 @@ export class CaudalServer {
     const { config, logger } = this.#options;
     const databaseFile = join(config.DATA_DIR, "caudal.db");
     this.#database = openDatabase(databaseFile);
+    const store = new SqliteStore(this.#database);
     this.#ctx = {
-      store: new SqliteStore(this.#database),
+      store,
       db: this.#database.db,
       sqlite: this.#database.sqlite,
       config,
@@ -133,6 +134,8 @@ export class CaudalServer {
     this.#activity.start();
     this.#telemetry = telemetryService(this.#ctx);
     this.#telemetry.start();
+    // Readers of rollups (reports) settle them through the store: this service writes them.
+    store.telemetry.rollUpWith(this.#telemetry);
     this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
     this.#live.start();
     this.#alarms = new AlarmEngine(this.#ctx);

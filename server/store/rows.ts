@@ -46,3 +46,4 @@ export type NewAlertRuleRow = typeof schema.alertRules.$inferInsert;
 export type AlarmRow = typeof schema.alarms.$inferSelect;
 export type NewAlarmRow = typeof schema.alarms.$inferInsert;
 export type AlarmEventRow = typeof schema.alarmEvents.$inferSelect;
+export type NewAnhReportRow = typeof schema.anhReports.$inferInsert;

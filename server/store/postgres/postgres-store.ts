@@ -1,5 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AlarmStore } from "../ports/alarm-store.ts";
+import type { RecordStore } from "../ports/record-store.ts";
+import type { ReportStore } from "../ports/report-store.ts";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
@@ -14,13 +16,17 @@ import type { PgSession, PgTx } from "./session.ts";
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
 /**
- * The ports PostgreSQL serves so far. Billing, telemetry, installer builds, identity and the HMI
- * read model are not on it yet, so it is not a whole Store, and the server cannot run on it until they are.
+ * The ports PostgreSQL serves so far, some in part (the Pick/Omit below say which methods).
+ * Until it serves all of StorePorts it is not a Store, and the server cannot run on it.
  */
 export type PostgresPorts = Omit<
   StorePorts,
-  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi" | "alarms"
-> & { readonly alarms: Pick<AlarmStore, "listedCount"> };
+  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi" | "alarms" | "reports" | "records"
+> & {
+  readonly alarms: Pick<AlarmStore, "listedCount">;
+  readonly reports: Pick<ReportStore, "latestVersion">;
+  readonly records: Omit<RecordStore, "currentIn" | "meterReadingAtOrBefore">;
+};
 
 function portsOn(session: PgSession): PostgresPorts {
   return {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, count, desc, eq, gte, inArray, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type {
   AlarmHistoryFilter,
   AlarmStore,
@@ -213,6 +213,17 @@ export class SqliteAlarmStore implements AlarmStore {
         .get();
       return row?.n ?? 0;
     });
+  }
+
+  raisedIn(projectId: string, from: Date, to: Date) {
+    return this.#s.gate.run(() =>
+      this.#s.db
+        .select()
+        .from(alarms)
+        .where(and(eq(alarms.projectId, projectId), gte(alarms.timestamp, from), lt(alarms.timestamp, to)))
+        .orderBy(asc(alarms.timestamp), asc(alarms.id))
+        .all(),
+    );
   }
 }
 
