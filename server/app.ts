@@ -27,6 +27,7 @@ import { systemRoutes } from "./routes/system/index.ts";
 import { telemetryRoutes } from "./routes/telemetry/index.ts";
 import { adminRoutes } from "./routes/users/index.ts";
 import { wsRoutes } from "./routes/ws/index.ts";
+import type { RuleChangeListener } from "./services/alarms/rule-listener.ts";
 import type { ServiceContext } from "./services/context.ts";
 import type { HealthProbes } from "./services/system/health.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
@@ -38,6 +39,8 @@ export type AppDeps = {
    * Absent (apps built only to inspect routes), the endpoint gets a stream that is never started.
    */
   live?: LiveTelemetry;
+  /** The running alarm engine, told of rule changes; absent (apps built only to inspect routes): none runs. */
+  alarms?: RuleChangeListener;
   /** The embedded broker; when given, MQTT over WebSocket is served at /mqtt. */
   broker?: MqttBroker;
   /** GET /health: override the database probe (tests) and add the MQTT broker once it runs. */
@@ -84,7 +87,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx));
   app.route("/api/admin", adminRoutes(ctx));
-  app.route("/api/alert-rules", alertRuleRoutes(ctx));
+  app.route("/api/alert-rules", alertRuleRoutes(ctx, deps.alarms));
   app.route("/api/alarms", alarmRoutes(ctx));
   app.route("/api/anh", anhRoutes(ctx));
   app.route("/api/billing", billingRoutes(ctx));

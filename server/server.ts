@@ -118,8 +118,9 @@ export class CaudalServer {
     const { config, logger } = this.#options;
     const databaseFile = join(config.DATA_DIR, "caudal.db");
     this.#database = openDatabase(databaseFile);
+    const store = new SqliteStore(this.#database);
     this.#ctx = {
-      store: new SqliteStore(this.#database),
+      store,
       db: this.#database.db,
       sqlite: this.#database.sqlite,
       config,
@@ -133,10 +134,12 @@ export class CaudalServer {
     this.#activity.start();
     this.#telemetry = telemetryService(this.#ctx);
     this.#telemetry.start();
+    // Readers of rollups (reports) settle them through the store: this service writes them.
+    store.telemetry.rollUpWith(this.#telemetry);
     this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
     this.#live.start();
     this.#alarms = new AlarmEngine(this.#ctx);
-    this.#alarms.start();
+    await this.#alarms.start();
     this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx));
     await this.#broker.start(config.MQTT_PORT, config.HOST);
     const broker = this.#broker;
@@ -152,6 +155,7 @@ export class CaudalServer {
     const app = createApp({
       ctx: this.#ctx,
       live: this.#live,
+      alarms: this.#alarms,
       broker,
       health: { broker: { isUp: () => broker.isUp } },
       requestLogger: this.#requestLog?.logger,
@@ -247,7 +251,7 @@ export class CaudalServer {
     // After HTTP (no new writes), before the alarm engine (it hears the last commit's events).
     await this.#telemetry?.stop();
     this.#telemetry = undefined;
-    this.#alarms?.stop();
+    await this.#alarms?.stop();
     this.#alarms = undefined;
     // Last of the listeners: the agent's offline status and the last alarms are still told.
     this.#activity?.stop();

@@ -2,6 +2,7 @@ import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { BillingStore } from "./ports/billing-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { HmiStore } from "./ports/hmi-store.ts";
 import type { IdentityStore } from "./ports/identity-store.ts";
 import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
 import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
@@ -27,6 +28,7 @@ export type StorePorts = {
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
   readonly records: RecordStore;
+  readonly hmi: HmiStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

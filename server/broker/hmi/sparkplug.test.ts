@@ -317,7 +317,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       await agent?.send([{ asset_id: tank, variable: "level", points: [[t.clock.now().getTime(), 15]] }]);
       t.clock.advance(1_000);
       const skip = sub.messages.length;
-      expect(t.server.alarms.tick()).toBe(1);
+      expect(await t.server.alarms.tick()).toBe(1);
       const [death] = await sub.after(skip, "DDEATH", (ms) => ms.some((m) => m.type === "DDEATH"));
       expect(death?.topic).toBe(`spBv1.0/${site.slug}/DDEATH/agent/well-7-north`);
       expect(death?.seq).toEqual(expect.any(Number));

@@ -133,7 +133,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       const s = await subscribe();
       await until("the retained values", () => messages(s).length >= 3);
       t.clock.advance(300_000);
-      expect(t.server.alarms.tick()).toBe(1);
+      expect(await t.server.alarms.tick()).toBe(1);
       await until("bad quality", () => latest(s).get(topic("well-3b", "count"))?.quality === "bad");
       expect(latest(s).get(topic("well-3b", "count"))).toMatchObject({
         value: 4_000_000_000,

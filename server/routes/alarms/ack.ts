@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function mountAckAlarm(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "alarms:ack") }, (c) =>
-    c.json(acknowledgeAlarm(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "alarms:ack") }, async (c) =>
+    c.json(await acknowledgeAlarm(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

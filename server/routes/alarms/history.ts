@@ -40,9 +40,9 @@ const route = createRoute({
 });
 
 export function mountAlarmHistory(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "alarms:read") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "alarms:read") }, async (c) => {
     const q = c.req.valid("query");
-    const entries = alarmHistory(ctx, c.get("auth"), {
+    const entries = await alarmHistory(ctx, c.get("auth"), {
       projectId: q.project_id,
       from: q.from ? new Date(q.from) : undefined,
       to: q.to ? new Date(q.to) : undefined,

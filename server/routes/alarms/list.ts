@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function mountListAlarms(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "alarms:read") }, (c) =>
-    c.json(listAlarms(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "alarms:read") }, async (c) =>
+    c.json(await listAlarms(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
   );
 }

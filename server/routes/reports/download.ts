@@ -58,7 +58,7 @@ function fileResponse(c: Context, file: ReportFile): Response {
 }
 
 export function mountDownloadReport(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, (c) =>
-    fileResponse(c, reportFile(ctx, c.get("auth"), c.req.valid("param").id)),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, async (c) =>
+    fileResponse(c, await reportFile(ctx, c.get("auth"), c.req.valid("param").id)),
   );
 }

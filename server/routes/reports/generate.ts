@@ -25,7 +25,7 @@ const route = createRoute({
 });
 
 export function mountGenerateReport(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:write") }, (c) =>
-    c.json(requestGeneration(ctx, c.get("auth"), c.req.valid("json")), 201),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:write") }, async (c) =>
+    c.json(await requestGeneration(ctx, c.get("auth"), c.req.valid("json")), 201),
   );
 }

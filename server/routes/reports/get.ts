@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function mountGetReport(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, (c) =>
-    c.json(getReport(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, async (c) =>
+    c.json(await getReport(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

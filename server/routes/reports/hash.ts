@@ -25,7 +25,7 @@ const route = createRoute({
 });
 
 export function mountReportHash(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, (c) =>
-    c.text(reportFile(ctx, c.get("auth"), c.req.valid("param").id).hash, 200),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, async (c) =>
+    c.text((await reportFile(ctx, c.get("auth"), c.req.valid("param").id)).hash, 200),
   );
 }

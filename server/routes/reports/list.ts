@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function mountListReports(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, (c) =>
-    c.json(listReports(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, async (c) =>
+    c.json(await listReports(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
   );
 }

@@ -28,7 +28,7 @@ const route = createRoute({
 });
 
 export function mountPreviewReport(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, (c) =>
-    c.json(previewReport(ctx, c.get("auth"), c.req.valid("query")), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:read") }, async (c) =>
+    c.json(await previewReport(ctx, c.get("auth"), c.req.valid("query")), 200),
   );
 }

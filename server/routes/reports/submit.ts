@@ -23,7 +23,7 @@ const route = createRoute({
 });
 
 export function mountSubmitReport(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "reports:write") }, (c) =>
-    c.json(submitReport(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "reports:write") }, async (c) =>
+    c.json(await submitReport(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

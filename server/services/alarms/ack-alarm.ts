@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
-import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
+import { notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { type AlarmDto, toAlarmDto } from "./alarm-dto.ts";
@@ -12,28 +10,21 @@ import { visibleAlarm } from "./visible.ts";
  * return to normal). Idempotent: acknowledging again answers the alarm as it is, keeping the
  * first acknowledgement and writing nothing.
  */
-export function acknowledgeAlarm(ctx: ServiceContext, auth: AuthContext, id: string): AlarmDto {
+export async function acknowledgeAlarm(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  id: string,
+): Promise<AlarmDto> {
   const now = ctx.clock.now();
-  const { row, changed } = ctx.db.transaction((tx) => {
-    const current = visibleAlarm(tx, auth, id);
+  const { row, changed } = await ctx.store.transaction(async (tx) => {
+    const current = await visibleAlarm(tx.alarms, auth, id);
     if (current.acknowledged) return { row: current, changed: false };
-    const row = tx
-      .update(alarms)
-      .set({ acknowledged: true, acknowledgedAt: now, acknowledgedBy: auth.userId })
-      .where(eq(alarms.id, id))
-      .returning()
-      .get();
-    tx.insert(alarmEvents)
-      .values({
-        id: randomUUID(),
-        alarmId: id,
-        event: "acknowledged",
-        at: now,
-        value: null,
-        userId: auth.userId,
-      })
-      .run();
-    return { row, changed: true };
+    const row = await tx.alarms.acknowledge(id, now, auth.userId);
+    if (row) return { row, changed: true };
+    // Acknowledged (or deleted) by someone else since it was read: answer it as it now is.
+    const latest = await tx.alarms.alarm(id);
+    if (!latest) throw notFound("alarm");
+    return { row: latest, changed: false };
   });
   if (changed) publishAlarms(ctx, "acknowledged", [row]);
   return toAlarmDto(row);

@@ -1,7 +1,7 @@
-import type { alarms } from "../../store/sqlite/schema/index.ts";
+import type { AlarmRow } from "../../store/rows.ts";
 import type { AlarmEventDto } from "../events.ts";
 
-export type AlarmRow = typeof alarms.$inferSelect;
+export type { AlarmRow };
 
 /**
  * Spec §2 AlarmEvent, plus the ISA-18.2 life-cycle fields: `active` (false once returned to

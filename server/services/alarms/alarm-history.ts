@@ -1,9 +1,7 @@
-import { and, desc, eq, gte, lte, sql } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
-import { alarmEvents, alarms } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleAssetRow } from "../field/lookup.ts";
+import { visibleAsset } from "../field/lookup.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 import { assertVisibleProject } from "./visible.ts";
 
@@ -36,36 +34,19 @@ export type AlarmHistoryEntry = {
 
 /**
  * Every raise, return to normal and acknowledgement of a project's alarms between `from` and `to`
- * (both inclusive), optionally of one asset, severity or type, newest first. Clearing never
- * deletes history.
+ * (both inclusive), optionally of one asset, severity or type, newest first (events of one
+ * instant: the last written first). Clearing never deletes history.
  */
-export function alarmHistory(
+export async function alarmHistory(
   ctx: ServiceContext,
   auth: AuthContext,
   q: AlarmHistoryQuery,
-): AlarmHistoryEntry[] {
-  assertVisibleProject(ctx.db, auth, q.projectId);
+): Promise<AlarmHistoryEntry[]> {
+  await assertVisibleProject(ctx.store.field, auth, q.projectId);
   // An asset of another project is as unknown as one that does not exist.
-  if (q.assetId && visibleAssetRow(ctx.db, auth, q.assetId).projectId !== q.projectId)
+  if (q.assetId && (await visibleAsset(ctx.store.field, auth, q.assetId)).projectId !== q.projectId)
     throw notFound("asset");
-  const rows = ctx.db
-    .select({ event: alarmEvents, alarm: alarms })
-    .from(alarmEvents)
-    .innerJoin(alarms, eq(alarms.id, alarmEvents.alarmId))
-    .where(
-      and(
-        eq(alarms.projectId, q.projectId),
-        q.from ? gte(alarmEvents.at, q.from) : undefined,
-        q.to ? lte(alarmEvents.at, q.to) : undefined,
-        q.assetId ? eq(alarms.assetId, q.assetId) : undefined,
-        q.severity ? eq(alarms.severity, q.severity) : undefined,
-        q.alarmType ? eq(alarms.alarmType, q.alarmType) : undefined,
-      ),
-    )
-    // rowid breaks ties between events of one instant in the order they were written.
-    .orderBy(desc(alarmEvents.at), desc(sql`${alarmEvents}.rowid`))
-    .limit(q.limit)
-    .all();
+  const rows = await ctx.store.alarms.history(q);
   return rows.map(({ event, alarm }) => ({
     id: event.id,
     alarm_id: event.alarmId,

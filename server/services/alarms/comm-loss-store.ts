@@ -1,9 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, eq } from "drizzle-orm";
 import { COMM_LOSS_SEVERITY, COMM_LOSS_VARIABLE } from "../../../shared/alarms/comm-loss.ts";
 import { commLossMessage } from "../../../shared/alarms/message.ts";
-import type { Db } from "../../store/sqlite/client.ts";
-import { alarmEvents, alarms, assets } from "../../store/sqlite/schema/index.ts";
+import type { Store } from "../../store/store.ts";
 import type { AlarmRow } from "./alarm-dto.ts";
 
 export type CommLossCandidate = { assetId: string; silentSeconds: number };
@@ -18,60 +16,38 @@ export type CommLossRaised = {
 
 /** Raises comm_loss for silent assets, in one transaction; at most one active per asset. */
 export function raiseCommLoss(
-  db: Db,
+  store: Store,
   candidates: readonly CommLossCandidate[],
   now: Date,
   limitSeconds: number,
-): CommLossRaised {
-  return db.transaction((tx) => {
+): Promise<CommLossRaised> {
+  return store.transaction(async (tx) => {
     const out: CommLossRaised = { raised: [], alreadyOpen: new Map(), gone: [] };
     for (const { assetId, silentSeconds } of candidates) {
-      const asset = tx
-        .select({ projectId: assets.projectId, name: assets.name })
-        .from(assets)
-        .where(eq(assets.id, assetId))
-        .get();
+      const asset = await tx.field.asset(assetId);
       if (!asset) {
         out.gone.push(assetId);
         continue;
       }
-      const open = tx
-        .select({ id: alarms.id })
-        .from(alarms)
-        .where(
-          and(
-            eq(alarms.projectId, asset.projectId),
-            eq(alarms.active, true),
-            eq(alarms.assetId, assetId),
-            eq(alarms.alarmType, "comm_loss"),
-          ),
-        )
-        .get();
-      if (open) {
-        out.alreadyOpen.set(assetId, open.id);
+      const open = await tx.alarms.activeCommLoss(asset.projectId, assetId);
+      if (open !== undefined) {
+        out.alreadyOpen.set(assetId, open);
         continue;
       }
-      const row = tx
-        .insert(alarms)
-        .values({
-          id: randomUUID(),
-          projectId: asset.projectId,
-          assetId,
-          ruleId: null,
-          variable: COMM_LOSS_VARIABLE,
-          value: silentSeconds,
-          alarmType: "comm_loss",
-          severity: COMM_LOSS_SEVERITY,
-          message: commLossMessage(asset.name, silentSeconds, limitSeconds),
-          timestamp: now,
-          source: "server",
-          createdAt: now,
-        })
-        .returning()
-        .get();
-      tx.insert(alarmEvents)
-        .values({ id: randomUUID(), alarmId: row.id, event: "raised", at: now, value: silentSeconds })
-        .run();
+      const row = await tx.alarms.raise({
+        id: randomUUID(),
+        projectId: asset.projectId,
+        assetId,
+        ruleId: null,
+        variable: COMM_LOSS_VARIABLE,
+        value: silentSeconds,
+        alarmType: "comm_loss",
+        severity: COMM_LOSS_SEVERITY,
+        message: commLossMessage(asset.name, silentSeconds, limitSeconds),
+        timestamp: now,
+        source: "server",
+        createdAt: now,
+      });
       out.raised.push(row);
     }
     return out;
@@ -79,24 +55,15 @@ export function raiseCommLoss(
 }
 
 /** Data arrived again: the comm_loss alarm returns to normal; the history row keeps the silence in s. */
-export function clearCommLoss(
-  db: Db,
+export async function clearCommLoss(
+  store: Store,
   alarmId: string,
   now: Date,
   silentSeconds: number,
-): AlarmRow | undefined {
-  return db.transaction((tx) => {
-    const row = tx
-      .update(alarms)
-      .set({ active: false, returnedAt: now })
-      .where(and(eq(alarms.id, alarmId), eq(alarms.active, true)))
-      .returning()
-      .get();
-    if (row) {
-      tx.insert(alarmEvents)
-        .values({ id: randomUUID(), alarmId, event: "cleared", at: now, value: silentSeconds })
-        .run();
-    }
-    return row;
-  });
+): Promise<AlarmRow | undefined> {
+  const [row] = await store.alarms.returnToNormal(
+    { alarmId },
+    { at: now, value: silentSeconds, userId: null },
+  );
+  return row;
 }

@@ -36,11 +36,11 @@ describe("comm_loss: an asset that reported and then went silent", () => {
     const rec = recordNotices(t);
 
     t.clock.advance(299_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     expect(await commLoss(projectId)).toEqual([]);
 
     t.clock.advance(1_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     const [alarm, ...others] = await commLoss(projectId);
     expect(others).toEqual([]);
     expect(alarm).toMatchObject({
@@ -58,7 +58,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
 
     // Still silent: no second alarm for the same asset.
     t.clock.advance(60_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     expect((await commLoss(projectId)).map((a) => a.id)).toEqual([alarm?.id]);
     expect((await listed(projectId)).some((a) => a.asset_id === silent)).toBe(false);
 
@@ -92,10 +92,10 @@ describe("comm_loss: an asset that reported and then went silent", () => {
     const { projectId, assetId } = await site();
     await sendTelemetry(t, assetId, 0, { x: 1 }, token);
     t.clock.advance(301_000);
-    expect(t.server.alarms.tick()).toBeGreaterThanOrEqual(1);
+    expect(await t.server.alarms.tick()).toBeGreaterThanOrEqual(1);
     await sendTelemetry(t, assetId, 1, { x: 1 }, token);
     t.clock.advance(301_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     expect((await commLoss(projectId)).map((a) => a.active)).toEqual([true, false]);
   });
 
@@ -105,7 +105,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
     for (let i = 0; i < 3; i++) {
       await sendTelemetry(t, assetId, i, { x: i }, token);
       t.clock.advance(250_000);
-      t.server.alarms.tick();
+      await t.server.alarms.tick();
     }
     expect(await commLoss(projectId)).toEqual([]);
   });
@@ -115,7 +115,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
     await sendTelemetry(t, assetId, 0, { x: 1 }, token);
     expect((await t.request(`/api/edge/assets/${assetId}`, { method: "DELETE", token })).status).toBe(204);
     t.clock.advance(400_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     expect(await commLoss(projectId)).toEqual([]);
     expect(
       t.server.context.sqlite.prepare("SELECT count(*) AS n FROM alarms WHERE asset_id = ?").get(assetId),

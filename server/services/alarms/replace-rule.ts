@@ -1,15 +1,12 @@
-import { eq } from "drizzle-orm";
-import { badRequest } from "../../errors.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { alertRules } from "../../store/sqlite/schema/index.ts";
+import { badRequest, notFound } from "../../errors.ts";
 import { configChanged } from "../agents/config-changed.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { alarmEngineOf } from "./engine-registry.ts";
 import { publishAlarms } from "./publish.ts";
 import { returnRuleAlarms } from "./return-rule-alarms.ts";
 import { type AlertRuleDto, evaluationChanged, toAlertRuleDto } from "./rule-dto.ts";
 import { type AlertRuleInput, ruleColumns } from "./rule-input.ts";
+import type { RuleChangeListener } from "./rule-listener.ts";
 import { visibleRule } from "./visible.ts";
 
 /**
@@ -19,28 +16,25 @@ import { visibleRule } from "./visible.ts";
  * that no longer exists. Evaluation restarts from normal, so a condition that still holds raises a
  * fresh alarm on the next reading. A rename keeps them.
  */
-export function replaceAlertRule(
+export async function replaceAlertRule(
   ctx: ServiceContext,
+  engine: RuleChangeListener | undefined,
   auth: AuthContext,
   id: string,
   input: AlertRuleInput,
-): AlertRuleDto {
+): Promise<AlertRuleDto> {
   const now = ctx.clock.now();
-  const { dto, returned, redefined } = ctx.db.transaction((tx) => {
-    const before = visibleRule(tx, auth, id);
+  const { dto, returned, redefined } = await ctx.store.transaction(async (tx) => {
+    const before = await visibleRule(tx.alarms, auth, id);
     if (input.project_id !== before.projectId) {
       throw badRequest("project_id: must be the rule's own project (a rule cannot move to another project)");
     }
-    const row = tx
-      .update(alertRules)
-      .set({ ...ruleColumns(input), updatedAt: now })
-      .where(eq(alertRules.id, id))
-      .returning()
-      .get();
+    const row = await tx.alarms.updateRule(id, { ...ruleColumns(input), updatedAt: now });
+    if (!row) throw notFound("alert rule");
     const redefined = evaluationChanged(before, row);
-    const returned = redefined ? returnRuleAlarms(tx, id, now, auth.userId) : [];
+    const returned = redefined ? await returnRuleAlarms(tx.alarms, id, now, auth.userId) : [];
     const dto = toAlertRuleDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: row.projectId,
@@ -52,7 +46,7 @@ export function replaceAlertRule(
     });
     return { dto, returned, redefined };
   });
-  alarmEngineOf(ctx)?.rulesChanged(dto.project_id, redefined ? id : undefined);
+  engine?.rulesChanged(dto.project_id, redefined ? id : undefined);
   configChanged(ctx, dto.project_id);
   publishAlarms(ctx, "cleared", returned);
   return dto;

@@ -18,7 +18,7 @@ describe("alarm engine: state survives a restart", () => {
     await sendTelemetry(t, hot, 0, { pressure: 150 });
     await sendTelemetry(t, quiet, 0, { flow: 1 });
     t.clock.advance(301_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     // `old` reported an hour before the restart, as only telemetry_series knows.
     const lastTs = t.clock.now().getTime() - 3_600_000;
     t.server.context.sqlite
@@ -47,7 +47,7 @@ describe("alarm engine: state survives a restart", () => {
 
     // Still in alarm after the restart: nothing new. The silence check adds nothing either.
     await sendTelemetry(t, hot, 10, { pressure: 160 });
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     expect(rec.notices.map((n) => [n.event, n.alarm.alarm_type])).toEqual([["cleared", "comm_loss"]]);
     // Back to normal: the alarm raised before the restart returns.
     await sendTelemetry(t, hot, 11, { pressure: 50 });
@@ -61,7 +61,7 @@ describe("alarm engine: state survives a restart", () => {
     // An asset known only from telemetry_series: silence counts from the restart, not from its last report.
     expect(after.some((a) => a.asset === "old")).toBe(false);
     t.clock.advance(300_000);
-    t.server.alarms.tick();
+    await t.server.alarms.tick();
     rec.stop();
     const raised = rec.notices.filter((n) => n.event === "raised").map((n) => n.alarm);
     expect(raised.map((a) => a.asset_id)).toContain(old);

@@ -1,8 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import type { RuleState } from "../../../shared/alarms/evaluator.ts";
 import type { EvaluatorRule } from "../../../shared/alarms/rule.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { alertRules } from "../../store/sqlite/schema/index.ts";
+import type { AlarmStore } from "../../store/ports/alarm-store.ts";
 
 /** An enabled rule as the hot path needs it: the evaluator's fields plus what a raise records. */
 export type CompiledRule = EvaluatorRule & {
@@ -18,21 +16,16 @@ export type RuleSlot = { rule: CompiledRule; states: Map<string, RuleState> };
 /** One project's enabled rules keyed by variable alias: one map lookup per reading. */
 export type ProjectRules = ReadonlyMap<string, readonly RuleSlot[]>;
 
-export function loadEnabledRules(db: DbOrTx, projectId: string): CompiledRule[] {
-  return db
-    .select()
-    .from(alertRules)
-    .where(and(eq(alertRules.projectId, projectId), eq(alertRules.isEnabled, true)))
-    .all()
-    .map((r) => ({
-      id: r.id,
-      projectId: r.projectId,
-      name: r.name,
-      variable_alias: r.variableAlias,
-      condition: r.condition,
-      threshold: r.threshold,
-      severity: r.severity,
-      deadband: r.deadband,
-      delay_seconds: r.delaySeconds,
-    }));
+export async function loadEnabledRules(store: AlarmStore, projectId: string): Promise<CompiledRule[]> {
+  return (await store.enabledRulesOf(projectId)).map((r) => ({
+    id: r.id,
+    projectId: r.projectId,
+    name: r.name,
+    variable_alias: r.variableAlias,
+    condition: r.condition,
+    threshold: r.threshold,
+    severity: r.severity,
+    deadband: r.deadband,
+    delay_seconds: r.delaySeconds,
+  }));
 }

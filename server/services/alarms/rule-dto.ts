@@ -1,7 +1,7 @@
 import { ruleRedefined } from "../../../shared/alarms/rule.ts";
-import type { alertRules } from "../../store/sqlite/schema/index.ts";
+import type { AlertRuleRow } from "../../store/rows.ts";
 
-export type AlertRuleRow = typeof alertRules.$inferSelect;
+export type { AlertRuleRow };
 
 /** Spec §2 AlertRule, plus the deadband / delay_seconds extensions and updated_at. */
 export type AlertRuleDto = {

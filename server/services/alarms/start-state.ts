@@ -1,41 +1,11 @@
-import { and, eq, inArray, isNotNull, max } from "drizzle-orm";
+import { isNotNull, max } from "drizzle-orm";
 import type { Db } from "../../store/sqlite/client.ts";
-import { alarms, projects, telemetrySeries } from "../../store/sqlite/schema/index.ts";
-
-export type OpenAlarm = {
-  id: string;
-  ruleId: string | null;
-  assetId: string | null;
-  alarmType: string;
-  raisedAt: number;
-};
+import { telemetrySeries } from "../../store/sqlite/schema/index.ts";
 
 /**
- * The server's active alarms, read once at start so a restart does not raise again what is already
- * active. The project subquery lets SQLite use the (project_id, active, acknowledged) index.
+ * When each asset last reported (telemetry_series.last_ts, epoch ms), for comm_loss. Read once at
+ * start, on the SQLite connection until telemetry moves onto its port.
  */
-export function loadOpenAlarms(db: Db): OpenAlarm[] {
-  return db
-    .select({
-      id: alarms.id,
-      ruleId: alarms.ruleId,
-      assetId: alarms.assetId,
-      alarmType: alarms.alarmType,
-      timestamp: alarms.timestamp,
-    })
-    .from(alarms)
-    .where(
-      and(
-        inArray(alarms.projectId, db.select({ id: projects.id }).from(projects)),
-        eq(alarms.active, true),
-        eq(alarms.source, "server"),
-      ),
-    )
-    .all()
-    .map((r) => ({ ...r, raisedAt: r.timestamp.getTime() }));
-}
-
-/** When each asset last reported (telemetry_series.last_ts, epoch ms), for comm_loss. */
 export function loadLastReports(db: Db): { assetId: string; lastTs: number }[] {
   const rows = db
     .select({

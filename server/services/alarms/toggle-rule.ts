@@ -1,13 +1,11 @@
-import { eq } from "drizzle-orm";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { alertRules } from "../../store/sqlite/schema/index.ts";
+import { notFound } from "../../errors.ts";
 import { configChanged } from "../agents/config-changed.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { alarmEngineOf } from "./engine-registry.ts";
 import { publishAlarms } from "./publish.ts";
 import { returnRuleAlarms } from "./return-rule-alarms.ts";
 import { type AlertRuleDto, toAlertRuleDto } from "./rule-dto.ts";
+import type { RuleChangeListener } from "./rule-listener.ts";
 import { visibleRule } from "./visible.ts";
 
 /**
@@ -16,19 +14,20 @@ import { visibleRule } from "./visible.ts";
  * nothing); the agent's return when it applies the deployment (returnRuleAlarms). Enabling starts
  * evaluation from normal.
  */
-export function toggleAlertRule(ctx: ServiceContext, auth: AuthContext, id: string): AlertRuleDto {
+export async function toggleAlertRule(
+  ctx: ServiceContext,
+  engine: RuleChangeListener | undefined,
+  auth: AuthContext,
+  id: string,
+): Promise<AlertRuleDto> {
   const now = ctx.clock.now();
-  const { dto, returned } = ctx.db.transaction((tx) => {
-    const before = visibleRule(tx, auth, id);
-    const row = tx
-      .update(alertRules)
-      .set({ isEnabled: !before.isEnabled, updatedAt: now })
-      .where(eq(alertRules.id, id))
-      .returning()
-      .get();
-    const returned = row.isEnabled ? [] : returnRuleAlarms(tx, id, now, auth.userId);
+  const { dto, returned } = await ctx.store.transaction(async (tx) => {
+    const before = await visibleRule(tx.alarms, auth, id);
+    const row = await tx.alarms.updateRule(id, { isEnabled: !before.isEnabled, updatedAt: now });
+    if (!row) throw notFound("alert rule");
+    const returned = row.isEnabled ? [] : await returnRuleAlarms(tx.alarms, id, now, auth.userId);
     const dto = toAlertRuleDto(row);
-    appendAudit(tx, {
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: row.projectId,
@@ -40,7 +39,7 @@ export function toggleAlertRule(ctx: ServiceContext, auth: AuthContext, id: stri
     });
     return { dto, returned };
   });
-  alarmEngineOf(ctx)?.rulesChanged(dto.project_id, id);
+  engine?.rulesChanged(dto.project_id, id);
   configChanged(ctx, dto.project_id);
   publishAlarms(ctx, "cleared", returned);
   return dto;

@@ -1,7 +1,6 @@
-import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { alarms, alertRules, projects } from "../../store/sqlite/schema/index.ts";
+import type { AlarmStore } from "../../store/ports/alarm-store.ts";
+import type { FieldStore } from "../../store/ports/field-store.ts";
 import { type AuthContext, assertProjectVisible, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -9,21 +8,19 @@ import { type AuthContext, assertProjectVisible, canSeeProject } from "../auth/a
  * is not revealed (CONTRIBUTING, Authorisation).
  */
 
-export function assertVisibleProject(db: DbOrTx, auth: AuthContext, projectId: string): void {
+export async function assertVisibleProject(field: FieldStore, auth: AuthContext, projectId: string) {
   assertProjectVisible(auth, projectId);
-  if (!db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get()) {
-    throw notFound("project");
-  }
+  if (!(await field.project(projectId))) throw notFound("project");
 }
 
-export function visibleRule(db: DbOrTx, auth: AuthContext, id: string) {
-  const row = db.select().from(alertRules).where(eq(alertRules.id, id)).get();
+export async function visibleRule(store: AlarmStore, auth: AuthContext, id: string) {
+  const row = await store.rule(id);
   if (!row || !canSeeProject(auth, row.projectId)) throw notFound("alert rule");
   return row;
 }
 
-export function visibleAlarm(db: DbOrTx, auth: AuthContext, id: string) {
-  const row = db.select().from(alarms).where(eq(alarms.id, id)).get();
+export async function visibleAlarm(store: AlarmStore, auth: AuthContext, id: string) {
+  const row = await store.alarm(id);
   if (!row || !canSeeProject(auth, row.projectId)) throw notFound("alarm");
   return row;
 }

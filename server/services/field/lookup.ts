@@ -42,13 +42,6 @@ export function visibleProjectRow(db: DbOrTx, auth: AuthContext, id: string) {
   return row;
 }
 
-/** visibleAsset for code still on the SQLite connection (alarms, until it moves onto its port). */
-export function visibleAssetRow(db: DbOrTx, auth: AuthContext, id: string) {
-  const row = db.select().from(assets).where(eq(assets.id, id)).get();
-  if (!row || !canSeeProject(auth, row.projectId)) throw notFound("asset");
-  return row;
-}
-
 /** visibleDevice for code still on the SQLite connection (agents, until it moves onto its port). */
 export function visibleDeviceRow(db: DbOrTx, auth: AuthContext, id: string) {
   const found = db

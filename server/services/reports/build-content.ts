@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { assets, type projects } from "../../store/sqlite/schema/index.ts";
+import type { ProjectRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 import { collectAlarms } from "./collect-alarms.ts";
 import { collectMeterReadings } from "./collect-meters.ts";
 import { collectDowntime, collectLabResults, collectMovements, collectWellTests } from "./collect-records.ts";
@@ -20,23 +18,30 @@ export type ReportIdentity = {
   previousHash: string | null;
 };
 
-/** Reads everything the day's report holds, in one transaction's snapshot, and assembles it. */
-export function buildReportContent(
-  db: DbOrTx,
-  sqlite: Sqlite,
-  project: typeof projects.$inferSelect,
+/**
+ * Reads everything the day's report holds through the ports of one transaction (`tx`), so every
+ * section sees the same snapshot, and assembles it.
+ */
+export async function buildReportContent(
+  tx: StorePorts,
+  project: ProjectRow,
   day: ProductionDay,
   identity: ReportIdentity,
-): AnhReportContent {
-  // Sorted here, not in SQL: JavaScript compares UTF-16 code units like RFC 8785 does, SQLite bytes.
-  const projectAssets = db
-    .select()
-    .from(assets)
-    .where(eq(assets.projectId, project.id))
-    .all()
-    .sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
+): Promise<AnhReportContent> {
+  // Sorted here, not in SQL: JavaScript compares UTF-16 code units like RFC 8785 does, the
+  // databases compare bytes.
+  const projectAssets = (await tx.field.assetsOf(project.id)).sort(
+    (a, b) => cmp(a.name, b.name) || cmp(a.id, b.id),
+  );
   const assetNames = new Map(projectAssets.map((a) => [a.id, a.name]));
-  const { telemetry, dataQuality } = collectTelemetry(db, sqlite, project.id, day, projectAssets);
+  const { telemetry, dataQuality } = await collectTelemetry(tx, project.id, day, projectAssets);
+  // Read in the order the sections appear (the transaction holds one snapshot either way).
+  const movements = await collectMovements(tx.records, project.id, day);
+  const downtime = await collectDowntime(tx.records, project.id, day);
+  const wellTests = await collectWellTests(tx.records, project.id, day, assetNames);
+  const labResults = await collectLabResults(tx.records, project.id, day);
+  const meterReadings = await collectMeterReadings(tx.records, project.id, day, assetNames);
+  const alarms = await collectAlarms(tx.alarms, project.id, day);
   return {
     format: REPORT_FORMAT,
     format_version: REPORT_FORMAT_VERSION,
@@ -71,13 +76,13 @@ export function buildReportContent(
         longitude: a.longitude,
       })),
     },
-    movements: collectMovements(db, project.id, day),
-    downtime: collectDowntime(db, project.id, day),
-    well_tests: collectWellTests(db, project.id, day, assetNames),
-    lab_results: collectLabResults(db, project.id, day),
-    meter_readings: collectMeterReadings(db, project.id, day, assetNames),
+    movements,
+    downtime,
+    well_tests: wellTests,
+    lab_results: labResults,
+    meter_readings: meterReadings,
     telemetry,
-    alarms: collectAlarms(db, project.id, day),
+    alarms,
     data_quality: dataQuality,
     integrity: {
       previous_report_sha384: identity.previousHash,

@@ -1,6 +1,4 @@
-import { and, asc, eq, gte, lt } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { alarms } from "../../store/sqlite/schema/index.ts";
+import type { AlarmStore } from "../../store/ports/alarm-store.ts";
 import type { AlarmsSection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";
 
@@ -8,19 +6,12 @@ import type { ProductionDay } from "./production-day.ts";
  * Alarms raised during the day (by the server's evaluator or an agent's), with their state when
  * the report was generated. Every alarm type is present in `by_type`, 0 when none.
  */
-export function collectAlarms(db: DbOrTx, projectId: string, day: ProductionDay): AlarmsSection {
-  const rows = db
-    .select()
-    .from(alarms)
-    .where(
-      and(
-        eq(alarms.projectId, projectId),
-        gte(alarms.timestamp, new Date(day.startMs)),
-        lt(alarms.timestamp, new Date(day.endMs)),
-      ),
-    )
-    .orderBy(asc(alarms.timestamp), asc(alarms.id))
-    .all();
+export async function collectAlarms(
+  alarms: AlarmStore,
+  projectId: string,
+  day: ProductionDay,
+): Promise<AlarmsSection> {
+  const rows = await alarms.raisedIn(projectId, new Date(day.startMs), new Date(day.endMs));
   const byType = { high: 0, low: 0, critical_high: 0, critical_low: 0, comm_loss: 0 };
   for (const r of rows) byType[r.alarmType] += 1;
   return {

@@ -1,12 +1,4 @@
-import { and, asc, eq, gt, gte, isNotNull, isNull, lt, or } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import {
-  downtime,
-  labResults,
-  type meterReadings,
-  movements,
-  wellTests,
-} from "../../store/sqlite/schema/index.ts";
+import type { RecordStore } from "../../store/ports/record-store.ts";
 import type {
   DowntimeSection,
   LabResultsSection,
@@ -19,25 +11,11 @@ import { iso, round12 } from "./report-numbers.ts";
 /*
  * Operational records are append-only; a correction is a new row naming the one it supersedes
  * (API MPMS 21.1 §5). The report uses only the current version of each record: a row that
- * another row supersedes is left out, wherever its successor's date falls.
+ * another row supersedes is left out, wherever its successor's date falls (RecordStore.currentIn).
  */
 
-type RecordTable =
-  | typeof movements
-  | typeof downtime
-  | typeof wellTests
-  | typeof labResults
-  | typeof meterReadings;
-
-/** Ids of the project's records in `table` that a later record supersedes. */
-export function supersededIds(db: DbOrTx, table: RecordTable, projectId: string): Set<string> {
-  const rows = db
-    .select({ id: table.supersedes })
-    .from(table)
-    .where(and(eq(table.projectId, projectId), isNotNull(table.supersedes)))
-    .all();
-  return new Set(rows.flatMap((r) => (r.id ? [r.id] : [])));
-}
+/** The day's window as the record port takes it. */
+const window = (day: ProductionDay) => [new Date(day.startMs), new Date(day.endMs)] as const;
 
 const trail = (row: { supersedes: string | null; correctionReason: string | null }) => ({
   supersedes: row.supersedes,
@@ -45,21 +23,12 @@ const trail = (row: { supersedes: string | null; correctionReason: string | null
 });
 
 /** Movements timestamped within the day, summed per type (every type present, 0 when none). */
-export function collectMovements(db: DbOrTx, projectId: string, day: ProductionDay): MovementsSection {
-  const superseded = supersededIds(db, movements, projectId);
-  const rows = db
-    .select()
-    .from(movements)
-    .where(
-      and(
-        eq(movements.projectId, projectId),
-        gte(movements.timestamp, new Date(day.startMs)),
-        lt(movements.timestamp, new Date(day.endMs)),
-      ),
-    )
-    .orderBy(asc(movements.timestamp), asc(movements.id))
-    .all()
-    .filter((r) => !superseded.has(r.id));
+export async function collectMovements(
+  records: RecordStore,
+  projectId: string,
+  day: ProductionDay,
+): Promise<MovementsSection> {
+  const rows = await records.currentIn("movement", projectId, ...window(day));
   const totals = { production: 0, transfer: 0, injection: 0, flare: 0, loss: 0 };
   for (const r of rows) totals[r.movementType] += r.volumeBbls;
   return {
@@ -86,21 +55,12 @@ export function collectMovements(db: DbOrTx, projectId: string, day: ProductionD
  * Downtime overlapping the day, each counted only within the day. An entry with no end is
  * counted to the end of the day and flagged as ongoing. Overlapping entries are each counted.
  */
-export function collectDowntime(db: DbOrTx, projectId: string, day: ProductionDay): DowntimeSection {
-  const superseded = supersededIds(db, downtime, projectId);
-  const rows = db
-    .select()
-    .from(downtime)
-    .where(
-      and(
-        eq(downtime.projectId, projectId),
-        lt(downtime.startedAt, new Date(day.endMs)),
-        or(isNull(downtime.endedAt), gt(downtime.endedAt, new Date(day.startMs))),
-      ),
-    )
-    .orderBy(asc(downtime.startedAt), asc(downtime.id))
-    .all()
-    .filter((r) => !superseded.has(r.id));
+export async function collectDowntime(
+  records: RecordStore,
+  projectId: string,
+  day: ProductionDay,
+): Promise<DowntimeSection> {
+  const rows = await records.currentIn("downtime", projectId, ...window(day));
   let totalMs = 0;
   const entries = rows.map((r) => {
     const from = Math.max(r.startedAt.getTime(), day.startMs);
@@ -123,26 +83,13 @@ export function collectDowntime(db: DbOrTx, projectId: string, day: ProductionDa
 }
 
 /** Well tests dated within the day. */
-export function collectWellTests(
-  db: DbOrTx,
+export async function collectWellTests(
+  records: RecordStore,
   projectId: string,
   day: ProductionDay,
   assetNames: ReadonlyMap<string, string>,
-): WellTestsSection {
-  const superseded = supersededIds(db, wellTests, projectId);
-  const rows = db
-    .select()
-    .from(wellTests)
-    .where(
-      and(
-        eq(wellTests.projectId, projectId),
-        gte(wellTests.testDate, new Date(day.startMs)),
-        lt(wellTests.testDate, new Date(day.endMs)),
-      ),
-    )
-    .orderBy(asc(wellTests.testDate), asc(wellTests.id))
-    .all()
-    .filter((r) => !superseded.has(r.id));
+): Promise<WellTestsSection> {
+  const rows = await records.currentIn("well_test", projectId, ...window(day));
   return {
     count: rows.length,
     entries: rows.map((r) => ({
@@ -159,21 +106,12 @@ export function collectWellTests(
 }
 
 /** Laboratory results sampled within the day (API gravity, BS&W, viscosity). */
-export function collectLabResults(db: DbOrTx, projectId: string, day: ProductionDay): LabResultsSection {
-  const superseded = supersededIds(db, labResults, projectId);
-  const rows = db
-    .select()
-    .from(labResults)
-    .where(
-      and(
-        eq(labResults.projectId, projectId),
-        gte(labResults.sampleDate, new Date(day.startMs)),
-        lt(labResults.sampleDate, new Date(day.endMs)),
-      ),
-    )
-    .orderBy(asc(labResults.sampleDate), asc(labResults.id))
-    .all()
-    .filter((r) => !superseded.has(r.id));
+export async function collectLabResults(
+  records: RecordStore,
+  projectId: string,
+  day: ProductionDay,
+): Promise<LabResultsSection> {
+  const rows = await records.currentIn("lab_result", projectId, ...window(day));
   return {
     count: rows.length,
     entries: rows.map((r) => ({

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
 import { assets, devices, projects, variables } from "../../store/sqlite/schema/index.ts";
+import { SqliteStore } from "../../store/sqlite/sqlite-store.ts";
 import { BUCKET_MS, collectTelemetry } from "./collect-telemetry.ts";
 import { productionDay } from "./production-day.ts";
 
@@ -53,7 +54,7 @@ describe("collectTelemetry: completeness and gaps from the rollups", () => {
 
   const collect = () => {
     const assetRows = h.db.select().from(assets).all();
-    return collectTelemetry(h.db, h.sqlite, projectId, day, assetRows);
+    return collectTelemetry(new SqliteStore(h), projectId, day, assetRows);
   };
 
   beforeEach(() => {
@@ -71,13 +72,13 @@ describe("collectTelemetry: completeness and gaps from the rollups", () => {
   });
   afterEach(() => h.close());
 
-  it("a 15-minute poll leaves two empty buckets by design; three are a gap", () => {
+  it("a 15-minute poll leaves two empty buckets by design; three are a gap", async () => {
     variable(device(), "level", 15 * 60_000);
     // Samples every 15 minutes all day, except one missed at 06:00 local (a 25-minute hole).
     const buckets: number[] = [];
     for (let b = S; b < day.endMs; b += 3 * BUCKET_MS) if (b !== S + 6 * 3_600_000) buckets.push(b);
     series("level", buckets);
-    const { telemetry, dataQuality } = collect();
+    const { telemetry, dataQuality } = await collect();
     expect(telemetry.assets[0]?.variables[0]).toMatchObject({
       count: 95,
       poll_interval_ms: 900_000,
@@ -94,23 +95,23 @@ describe("collectTelemetry: completeness and gaps from the rollups", () => {
     // The last sample is at 23:45: the two empty buckets after it are no gap either.
   });
 
-  it("missing data at either end of the day is a gap for a polled variable", () => {
+  it("missing data at either end of the day is a gap for a polled variable", async () => {
     variable(device(), "p", 1_000);
     const buckets: number[] = [];
     for (let b = S + 2 * BUCKET_MS; b < day.endMs - BUCKET_MS; b += BUCKET_MS) buckets.push(b);
     series("p", buckets);
-    const { dataQuality } = collect();
+    const { dataQuality } = await collect();
     expect(dataQuality.gaps.map((g) => [g.start, g.end, g.missing_buckets])).toEqual([
       [new Date(S).toISOString(), new Date(S + 2 * BUCKET_MS).toISOString(), 2],
       [new Date(day.endMs - BUCKET_MS).toISOString(), new Date(day.endMs).toISOString(), 1],
     ]);
   });
 
-  it("a polled variable with no data at all is one whole-day gap; a disabled one expects nothing", () => {
+  it("a polled variable with no data at all is one whole-day gap; a disabled one expects nothing", async () => {
     variable(device(), "silent", 10_000);
     variable(device(false), "off_device", 10_000);
     variable(device(), "off_variable", 10_000, false);
-    const { telemetry, dataQuality } = collect();
+    const { telemetry, dataQuality } = await collect();
     expect(telemetry.assets[0]?.variables.map((v) => [v.variable, v.expected_samples])).toEqual([
       ["off_device", null],
       ["off_variable", null],
@@ -122,11 +123,11 @@ describe("collectTelemetry: completeness and gaps from the rollups", () => {
     expect(telemetry.samples_expected).toBe(8640);
   });
 
-  it("the same alias on two devices of the asset: the shortest enabled interval applies", () => {
+  it("the same alias on two devices of the asset: the shortest enabled interval applies", async () => {
     variable(device(), "q", 60_000);
     variable(device(), "q", 5_000);
     variable(device(false), "q", 100);
-    const { telemetry } = collect();
+    const { telemetry } = await collect();
     expect(telemetry.assets[0]?.variables).toHaveLength(1);
     expect(telemetry.assets[0]?.variables[0]).toMatchObject({
       poll_interval_ms: 5_000,

@@ -1,27 +1,15 @@
-import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { assets, devices, variables } from "../../store/sqlite/schema/index.ts";
+import type { FieldStore } from "../../store/ports/field-store.ts";
+import { ROLLUP_BUCKET_MS, type RollupTotals } from "../../store/ports/telemetry-store.ts";
+import type { AssetRow, VariableRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 import type { DataQualitySection, TelemetrySection } from "./content-schema.ts";
 import type { ProductionDay } from "./production-day.ts";
 import { iso, percent, round12 } from "./report-numbers.ts";
-import { rawRows } from "./sql-rows.ts";
 
 /** Width of a rollup bucket (telemetry_rollup_5m), aligned to UTC. */
-export const BUCKET_MS = 300_000;
-
-type AssetRow = typeof assets.$inferSelect;
+export const BUCKET_MS = ROLLUP_BUCKET_MS;
 
 type Expectation = { pollIntervalMs: number | null; unit: string | null };
-
-type SeriesStats = {
-  count: number;
-  sum: number;
-  min: number;
-  max: number;
-  firstBucket: number;
-  lastBucket: number;
-};
 
 type Gap = { assetId: string; variable: string; startMs: number; endMs: number };
 
@@ -32,70 +20,24 @@ type Gap = { assetId: string; variable: string; startMs: number; endMs: number }
  * the day's edges fall on bucket edges.
  */
 
-const statsSql = `
-  SELECT r.series_id, SUM(r.count), SUM(r.sum), MIN(r.min), MAX(r.max), MIN(r.bucket), MAX(r.bucket)
-  FROM telemetry_series s
-  JOIN telemetry_rollup_5m r ON r.series_id = s.id AND r.bucket >= ? AND r.bucket < ?
-  WHERE s.project_id = ?
-  GROUP BY r.series_id`;
-
-/** Pairs of consecutive buckets of a series with at least one empty bucket between them. */
-const holesSql = `
-  SELECT series_id, prev, bucket FROM (
-    SELECT r.series_id AS series_id, r.bucket AS bucket,
-           LAG(r.bucket) OVER (PARTITION BY r.series_id ORDER BY r.bucket) AS prev
-    FROM telemetry_series s
-    JOIN telemetry_rollup_5m r ON r.series_id = s.id AND r.bucket >= ? AND r.bucket < ?
-    WHERE s.project_id = ?
-  ) WHERE bucket - prev > ${BUCKET_MS}`;
-
-export function collectTelemetry(
-  db: DbOrTx,
-  sqlite: Sqlite,
+export async function collectTelemetry(
+  ports: Pick<StorePorts, "telemetry" | "field">,
   projectId: string,
   day: ProductionDay,
   projectAssets: readonly AssetRow[],
-): { telemetry: TelemetrySection; dataQuality: DataQualitySection } {
+): Promise<{ telemetry: TelemetrySection; dataQuality: DataQualitySection }> {
   const firstBucket = Math.ceil(day.startMs / BUCKET_MS) * BUCKET_MS;
   const endBucket = Math.ceil(day.endMs / BUCKET_MS) * BUCKET_MS;
   const dayMs = day.endMs - day.startMs;
 
-  const series = rawRows<[number, string, string, string | null]>(
-    sqlite,
-    "SELECT id, asset_id, variable, unit FROM telemetry_series WHERE project_id = ?",
-    projectId,
-  );
-
-  const stats = new Map<number, SeriesStats>();
-  type StatsRow = [number, number, number, number, number, number, number];
-  for (const [id, count, sum, min, max, fb, lb] of rawRows<StatsRow>(
-    sqlite,
-    statsSql,
-    firstBucket,
-    endBucket,
-    projectId,
-  )) {
-    stats.set(id, { count, sum, min, max, firstBucket: fb, lastBucket: lb });
-  }
-  const holes = new Map<number, [number, number][]>();
-  for (const [id, prev, bucket] of rawRows<[number, number, number]>(
-    sqlite,
-    holesSql,
-    firstBucket,
-    endBucket,
-    projectId,
-  )) {
-    const list = holes.get(id) ?? [];
-    list.push([prev + BUCKET_MS, bucket]);
-    holes.set(id, list);
-  }
-
-  const expectations = configuredVariables(db, projectId);
-  const seriesByAsset = new Map<string, Map<string, { id: number; unit: string | null }>>();
-  for (const [id, assetId, variable, unit] of series) {
-    const m = seriesByAsset.get(assetId) ?? new Map();
-    m.set(variable, { id, unit });
-    seriesByAsset.set(assetId, m);
+  const series = await ports.telemetry.seriesRollups(projectId, firstBucket, endBucket);
+  const expectations = await configuredVariables(ports.field, projectAssets);
+  type Series = (typeof series)[number];
+  const seriesByAsset = new Map<string, Map<string, Series>>();
+  for (const s of series) {
+    const m = seriesByAsset.get(s.assetId) ?? new Map<string, Series>();
+    m.set(s.variable, s);
+    seriesByAsset.set(s.assetId, m);
   }
 
   const gaps: Gap[] = [];
@@ -103,12 +45,12 @@ export function collectTelemetry(
   let expectedTotal = 0;
   const sortedAssets = [...projectAssets].sort((a, b) => cmp(a.name, b.name) || cmp(a.id, b.id));
   const assetsOut: TelemetrySection["assets"] = sortedAssets.map((asset) => {
-    const ofAsset = seriesByAsset.get(asset.id) ?? new Map<string, { id: number; unit: string | null }>();
+    const ofAsset = seriesByAsset.get(asset.id) ?? new Map<string, Series>();
     const configured = expectations.get(asset.id) ?? new Map<string, Expectation>();
     const names = [...new Set([...ofAsset.keys(), ...configured.keys()])].sort(cmp);
     const variablesOut = names.map((variable) => {
       const s = ofAsset.get(variable);
-      const st = s ? stats.get(s.id) : undefined;
+      const st = s?.totals ?? undefined;
       const poll = configured.get(variable)?.pollIntervalMs ?? null;
       const expected = poll === null ? null : Math.floor(dayMs / poll);
       const count = st?.count ?? 0;
@@ -120,7 +62,7 @@ export function collectTelemetry(
           variable,
           poll,
           stats: st,
-          holes: s ? (holes.get(s.id) ?? []) : [],
+          holes: s?.holes ?? [],
           firstBucket,
           endBucket,
         }),
@@ -185,7 +127,7 @@ function seriesGaps(input: {
   assetId: string;
   variable: string;
   poll: number | null;
-  stats: SeriesStats | undefined;
+  stats: RollupTotals | undefined;
   holes: [number, number][];
   firstBucket: number;
   endBucket: number;
@@ -211,23 +153,31 @@ function seriesGaps(input: {
  * The poll interval expected of each (asset, alias): the variables its devices define, matched by
  * device → asset and alias = the telemetry variable name. When several devices of an asset define
  * the same alias, the shortest interval among the enabled ones applies; a disabled variable, or one
- * on a disabled device, is not polled, so nothing is expected of it (null).
+ * on a disabled device, is not polled, so nothing is expected of it (null). The unit is the first
+ * one given, devices by name then id, each device's variables by alias (the alias rule keeps an
+ * alias to one device of an asset, so there is only one).
  */
-function configuredVariables(db: DbOrTx, projectId: string): Map<string, Map<string, Expectation>> {
-  const rows = db
-    .select({
-      assetId: devices.assetId,
-      alias: variables.alias,
-      unit: variables.unit,
-      pollIntervalMs: variables.pollIntervalMs,
-      variableEnabled: variables.enabled,
-      deviceEnabled: devices.enabled,
-    })
-    .from(variables)
-    .innerJoin(devices, eq(devices.id, variables.deviceId))
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(eq(assets.projectId, projectId))
-    .all();
+async function configuredVariables(
+  field: FieldStore,
+  projectAssets: readonly AssetRow[],
+): Promise<Map<string, Map<string, Expectation>>> {
+  const projectDevices = await field.devicesOf(projectAssets.map((a) => a.id));
+  const variablesByDevice = new Map<string, VariableRow[]>();
+  for (const v of await field.variablesOf(projectDevices.map((d) => d.id))) {
+    const list = variablesByDevice.get(v.deviceId) ?? [];
+    list.push(v);
+    variablesByDevice.set(v.deviceId, list);
+  }
+  const rows = projectDevices.flatMap((device) =>
+    (variablesByDevice.get(device.id) ?? []).map((v) => ({
+      assetId: device.assetId,
+      alias: v.alias,
+      unit: v.unit,
+      pollIntervalMs: v.pollIntervalMs,
+      variableEnabled: v.enabled,
+      deviceEnabled: device.enabled,
+    })),
+  );
   const out = new Map<string, Map<string, Expectation>>();
   for (const r of rows) {
     const ofAsset = out.get(r.assetId) ?? new Map<string, Expectation>();

@@ -1,7 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, lte } from "drizzle-orm";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { generateReport } from "./generate-report.ts";
 import { lastClosedDay } from "./production-day.ts";
@@ -24,37 +21,27 @@ export type DailyReportsResult = { pending: number; generated: number; failed: n
  * A project created after the day ended has no report for it. Days missed while the server was
  * down longer than a day are generated on demand (POST /api/anh/reports/generate).
  */
-export function runDailyReports(ctx: ServiceContext): DailyReportsResult {
+export async function runDailyReports(ctx: ServiceContext): Promise<DailyReportsResult> {
   const now = ctx.clock.now();
   const result: DailyReportsResult = { pending: 0, generated: 0, failed: 0 };
-  const active = ctx.db.select().from(projects).where(eq(projects.isActive, true)).all();
+  const active = await ctx.store.field.activeProjects();
   for (const project of active) {
     try {
       const day = lastClosedDay(now.getTime(), project.timezone);
       if (day.endMs <= project.createdAt.getTime()) continue;
-      const existing = ctx.db
-        .select({ id: anhReports.id })
-        .from(anhReports)
-        .where(and(eq(anhReports.projectId, project.id), eq(anhReports.reportDate, day.date)))
-        .limit(1)
-        .get();
-      if (existing) continue;
-      ctx.db.transaction((tx) => {
-        const row = tx
-          .insert(anhReports)
-          .values({
-            id: randomUUID(),
-            projectId: project.id,
-            reportDate: day.date,
-            periodStart: new Date(day.startMs),
-            periodEnd: new Date(day.endMs),
-            status: "pending",
-            version: 1,
-            createdAt: now,
-          })
-          .returning()
-          .get();
-        appendAudit(tx, {
+      if (await ctx.store.reports.hasDay(project.id, day.date)) continue;
+      await ctx.store.transaction(async (tx) => {
+        const row = await tx.reports.insert({
+          id: randomUUID(),
+          projectId: project.id,
+          reportDate: day.date,
+          periodStart: new Date(day.startMs),
+          periodEnd: new Date(day.endMs),
+          status: "pending",
+          version: 1,
+          createdAt: now,
+        });
+        await tx.audit.append({
           at: now,
           userId: null,
           projectId: project.id,
@@ -75,20 +62,10 @@ export function runDailyReports(ctx: ServiceContext): DailyReportsResult {
     }
   }
 
-  const due = ctx.db
-    .select({ projectId: anhReports.projectId, reportDate: anhReports.reportDate })
-    .from(anhReports)
-    .where(
-      and(
-        eq(anhReports.status, "pending"),
-        lte(anhReports.periodEnd, new Date(now.getTime() - GENERATION_DELAY_MS)),
-      ),
-    )
-    .orderBy(asc(anhReports.periodEnd))
-    .all();
+  const due = await ctx.store.reports.pendingDue(new Date(now.getTime() - GENERATION_DELAY_MS));
   for (const d of due) {
     try {
-      const row = generateReport(ctx, { ...d, trigger: "scheduler", requestedBy: null });
+      const row = await generateReport(ctx, { ...d, trigger: "scheduler", requestedBy: null });
       result.generated++;
       ctx.logger.info("daily report generated", {
         project_id: d.projectId,

@@ -1,11 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { canonicalBytes, JcsError } from "../../../shared/jcs.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
-import { telemetryService } from "../telemetry/service.ts";
 import { buildReportContent } from "./build-content.ts";
 import { type ProductionDay, productionDay } from "./production-day.ts";
 import { auditView, type ReportRow } from "./report-dto.ts";
@@ -37,22 +33,6 @@ export function projectDay(project: { timezone: string }, date: string): Product
 }
 
 /**
- * Readers of the rollups bring them up to date first (TelemetryService.rollUp): live readings reach
- * them in a pass a moment after their commit, and a report generated in between would seal a day
- * without its latest readings (an on-demand re-generation right after a late upload).
- */
-export function rollUpProject(ctx: ServiceContext, projectId: string): void {
-  const service = telemetryService(ctx);
-  if (!service.started) return; // nothing is pending without a running service
-  const series = ctx.sqlite
-    .prepare("SELECT id FROM telemetry_series WHERE project_id = ?")
-    .all(projectId) as {
-    id: number;
-  }[];
-  service.rollUp(series.map((s) => s.id));
-}
-
-/**
  * The canonical bytes of the content (RFC 8785). A figure I-JSON cannot carry — a day's sum of
  * readings that overflows a double to Infinity — is the data's fault, not the server's: a 409
  * naming the figure, and the transaction writes nothing.
@@ -78,8 +58,8 @@ export function reportBytes(content: unknown, date: string): Buffer {
  * The content is canonicalised (RFC 8785) and hashed (SHA-384) over exactly the stored bytes;
  * it names the hash of the project's previously generated report, forming a chain.
  */
-export function generateReport(ctx: ServiceContext, req: GenerateRequest): ReportRow {
-  const project = ctx.db.select().from(projects).where(eq(projects.id, req.projectId)).get();
+export async function generateReport(ctx: ServiceContext, req: GenerateRequest): Promise<ReportRow> {
+  const project = await ctx.store.field.project(req.projectId);
   if (!project) throw notFound("project");
   const day = projectDay(project, req.reportDate);
   const now = ctx.clock.now();
@@ -91,13 +71,20 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
     );
   }
 
-  rollUpProject(ctx, project.id);
+  // Live readings reach the rollups a moment after their commit: a report generated in between
+  // would seal a day without its latest readings (an on-demand re-generation after a late upload).
+  await ctx.store.telemetry.settleRollups(project.id);
 
-  return ctx.db.transaction((tx) => {
-    const { pending: fillPending, version, supersedes, previousHash } = nextVersion(tx, project.id, day.date);
+  return ctx.store.transaction(async (tx) => {
+    const {
+      pending: fillPending,
+      version,
+      supersedes,
+      previousHash,
+    } = await nextVersion(tx.reports, project.id, day.date);
     const id = fillPending?.id ?? randomUUID();
 
-    const content = buildReportContent(tx, ctx.sqlite, project, day, {
+    const content = await buildReportContent(tx, project, day, {
       id,
       version,
       supersedes,
@@ -118,13 +105,9 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
       generatedAt: now,
     };
 
-    let row: ReportRow;
-    if (fillPending) {
-      row = tx.update(anhReports).set(generated).where(eq(anhReports.id, id)).returning().get();
-    } else {
-      row = tx
-        .insert(anhReports)
-        .values({
+    const row = fillPending
+      ? await tx.reports.update(id, generated)
+      : await tx.reports.insert({
           id,
           projectId: project.id,
           reportDate: day.date,
@@ -132,11 +115,10 @@ export function generateReport(ctx: ServiceContext, req: GenerateRequest): Repor
           supersedes,
           createdAt: now,
           ...generated,
-        })
-        .returning()
-        .get();
-    }
-    appendAudit(tx, {
+        });
+    // The pending row was read in this transaction: it cannot have gone.
+    if (!row) throw new Error(`report ${id}: the pending row was not found to fill in`);
+    await tx.audit.append({
       at: now,
       userId: req.requestedBy,
       projectId: project.id,

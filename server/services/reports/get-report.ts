@@ -1,14 +1,12 @@
-import { eq } from "drizzle-orm";
 import { AppError, notFound } from "../../errors.ts";
-import { anhReports, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AnhReportContent } from "./content-schema.ts";
 import { type ReportDto, type ReportRow, toReportDto } from "./report-dto.ts";
 
 /** A report of one of the caller's projects, or 404 (existence is not revealed). */
-export function visibleReport(ctx: ServiceContext, auth: AuthContext, id: string): ReportRow {
-  const row = ctx.db.select().from(anhReports).where(eq(anhReports.id, id)).get();
+export async function visibleReport(ctx: ServiceContext, auth: AuthContext, id: string): Promise<ReportRow> {
+  const row = await ctx.store.reports.report(id);
   if (!row || !canSeeProject(auth, row.projectId)) throw notFound("report");
   return row;
 }
@@ -19,12 +17,12 @@ function parseContent(bytes: Buffer): AnhReportContent {
 }
 
 /** GET /anh/reports/{id}: the report with its content parsed (null while pending). */
-export function getReport(
+export async function getReport(
   ctx: ServiceContext,
   auth: AuthContext,
   id: string,
-): ReportDto & { content: AnhReportContent | null } {
-  const row = visibleReport(ctx, auth, id);
+): Promise<ReportDto & { content: AnhReportContent | null }> {
+  const row = await visibleReport(ctx, auth, id);
   return { ...toReportDto(row), content: row.content ? parseContent(row.content) : null };
 }
 
@@ -34,16 +32,12 @@ export type ReportFile = { bytes: Buffer; hash: string; filename: string };
  * The stored bytes of a generated report, exactly as hashed. 409 while it is pending: there are
  * no bytes yet.
  */
-export function reportFile(ctx: ServiceContext, auth: AuthContext, id: string): ReportFile {
-  const row = visibleReport(ctx, auth, id);
+export async function reportFile(ctx: ServiceContext, auth: AuthContext, id: string): Promise<ReportFile> {
+  const row = await visibleReport(ctx, auth, id);
   if (!row.content || !row.hashSha384) {
     throw new AppError("Conflict", "the report is pending: it is generated shortly after its day closes");
   }
-  const project = ctx.db
-    .select({ name: projects.name })
-    .from(projects)
-    .where(eq(projects.id, row.projectId))
-    .get();
+  const project = await ctx.store.field.project(row.projectId);
   return {
     bytes: row.content,
     hash: row.hashSha384,

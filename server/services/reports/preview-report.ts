@@ -1,11 +1,10 @@
-import { eq } from "drizzle-orm";
-import { badRequest, notFound } from "../../errors.ts";
-import { projects } from "../../store/sqlite/schema/index.ts";
-import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
+import { badRequest } from "../../errors.ts";
+import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { visibleProject } from "../field/lookup.ts";
 import { buildReportContent } from "./build-content.ts";
 import type { AnhReportContent } from "./content-schema.ts";
-import { projectDay, reportBytes, rollUpProject } from "./generate-report.ts";
+import { projectDay, reportBytes } from "./generate-report.ts";
 import { isCalendarDate, localDateOf } from "./production-day.ts";
 import { iso } from "./report-numbers.ts";
 import { nextVersion } from "./report-version.ts";
@@ -32,16 +31,15 @@ export type ReportPreview = {
  * re-generating it would give. For an open day, completeness counts the whole day, as the report
  * will: the part not yet elapsed is missing so far.
  */
-export function previewReport(
+export async function previewReport(
   ctx: ServiceContext,
   auth: AuthContext,
   input: { project_id: string; date?: string | undefined },
-): ReportPreview {
+): Promise<ReportPreview> {
   if (input.date !== undefined && !isCalendarDate(input.date)) {
     throw badRequest("date: must be a calendar date written YYYY-MM-DD");
   }
-  const project = ctx.db.select().from(projects).where(eq(projects.id, input.project_id)).get();
-  if (!project || !canSeeProject(auth, project.id)) throw notFound("project");
+  const project = await visibleProject(ctx.store.field, auth, input.project_id);
   const now = ctx.clock.now();
   const date = input.date ?? localDateOf(now.getTime(), project.timezone);
   const day = projectDay(project, date);
@@ -49,11 +47,11 @@ export function previewReport(
     throw badRequest(`date: the production day ${date} (${project.timezone}) has not begun yet`);
   }
 
-  rollUpProject(ctx, project.id);
-  // One read transaction: the same snapshot for every section, as when generating.
-  const content = ctx.db.transaction((tx) => {
-    const next = nextVersion(tx, project.id, day.date);
-    return buildReportContent(tx, ctx.sqlite, project, day, {
+  await ctx.store.telemetry.settleRollups(project.id);
+  // One transaction that writes nothing: the same snapshot for every section, as when generating.
+  const content = await ctx.store.transaction(async (tx) => {
+    const next = await nextVersion(tx.reports, project.id, day.date);
+    return buildReportContent(tx, project, day, {
       id: next.pending?.id ?? PREVIEW_REPORT_ID,
       version: next.version,
       supersedes: next.supersedes,

@@ -1,6 +1,6 @@
-import type { anhReports } from "../../store/sqlite/schema/index.ts";
+import type { AnhReportRow } from "../../store/rows.ts";
 
-export type ReportRow = typeof anhReports.$inferSelect;
+export type ReportRow = AnhReportRow;
 
 /** ANHReport (spec §2) plus the version chain, generation and submission fields. */
 export type ReportDto = {
@@ -19,7 +19,8 @@ export type ReportDto = {
   submitted_by: string | null;
 };
 
-export function toReportDto(row: ReportRow): ReportDto {
+/** Every column but the bytes: a listed report (ReportStore.list) converts too. */
+export function toReportDto(row: Omit<ReportRow, "content">): ReportDto {
   return {
     id: row.id,
     project_id: row.projectId,

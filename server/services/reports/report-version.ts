@@ -1,6 +1,4 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { anhReports } from "../../store/sqlite/schema/index.ts";
+import type { ReportStore } from "../../store/ports/report-store.ts";
 import type { ReportRow } from "./report-dto.ts";
 
 /** Where the next report of a day goes: its version, predecessor and the chain it links to. */
@@ -16,20 +14,18 @@ export type NextVersion = {
  * A pending row for the day is filled in; otherwise the next report is a new version (version + 1,
  * `supersedes` = the day's latest version), so a generated report's bytes never change.
  */
-export function nextVersion(tx: DbOrTx, projectId: string, date: string): NextVersion {
-  const latest = tx
-    .select()
-    .from(anhReports)
-    .where(and(eq(anhReports.projectId, projectId), eq(anhReports.reportDate, date)))
-    .orderBy(desc(anhReports.version))
-    .limit(1)
-    .get();
+export async function nextVersion(
+  reports: ReportStore,
+  projectId: string,
+  date: string,
+): Promise<NextVersion> {
+  const latest = await reports.latestVersion(projectId, date);
   const pending = latest?.status === "pending" ? latest : undefined;
   return {
     pending,
     version: pending ? pending.version : (latest?.version ?? 0) + 1,
     supersedes: pending ? pending.supersedes : (latest?.id ?? null),
-    previousHash: chainHead(tx, projectId),
+    previousHash: await chainHead(reports, projectId),
   };
 }
 
@@ -38,22 +34,14 @@ export function nextVersion(tx: DbOrTx, projectId: string, date: string): NextVe
  * its predecessor. Chained in generation order (like the audit log), so a re-generated day links
  * to whatever was generated just before it and the chain stays a single line.
  */
-function chainHead(tx: DbOrTx, projectId: string): string | null {
-  const rows = tx
-    .select({
-      hash: anhReports.hashSha384,
-      previous: anhReports.previousHashSha384,
-      generatedAt: anhReports.generatedAt,
-    })
-    .from(anhReports)
-    .where(and(eq(anhReports.projectId, projectId), isNotNull(anhReports.hashSha384)))
-    .all();
-  const named = new Set(rows.map((r) => r.previous));
-  let head: (typeof rows)[number] | undefined;
-  for (const r of rows) {
+async function chainHead(reports: ReportStore, projectId: string): Promise<string | null> {
+  const links = await reports.chainLinks(projectId);
+  const named = new Set(links.map((r) => r.previous));
+  let head: (typeof links)[number] | undefined;
+  for (const r of links) {
     if (named.has(r.hash)) continue;
     // Only one head exists when every report is generated here; if rows were ever added by other
-    // means, the newest wins.
+    // means, the newest wins (of equals, the first listed).
     if (!head || (r.generatedAt?.getTime() ?? 0) > (head.generatedAt?.getTime() ?? 0)) head = r;
   }
   return head?.hash ?? null;

@@ -1,7 +1,4 @@
-import { eq } from "drizzle-orm";
 import { AppError, notFound } from "../../errors.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { anhReports } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { auditView, type ReportDto, toReportDto } from "./report-dto.ts";
@@ -11,10 +8,10 @@ import { auditView, type ReportDto, toReportDto } from "./report-dto.ts";
  * when. Only a generated report can be submitted: a pending one has no bytes yet and a submitted
  * one was already sent (409 for both). The bytes and hash are untouched.
  */
-export function submitReport(ctx: ServiceContext, auth: AuthContext, id: string): ReportDto {
+export async function submitReport(ctx: ServiceContext, auth: AuthContext, id: string): Promise<ReportDto> {
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    const before = tx.select().from(anhReports).where(eq(anhReports.id, id)).get();
+  return ctx.store.transaction(async (tx) => {
+    const before = await tx.reports.report(id);
     if (!before || !canSeeProject(auth, before.projectId)) throw notFound("report");
     if (before.status === "submitted") {
       throw new AppError(
@@ -25,13 +22,13 @@ export function submitReport(ctx: ServiceContext, auth: AuthContext, id: string)
     if (before.status === "pending") {
       throw new AppError("Conflict", "the report is pending: generate it before submitting it");
     }
-    const after = tx
-      .update(anhReports)
-      .set({ status: "submitted", submittedAt: now, submittedBy: auth.userId })
-      .where(eq(anhReports.id, id))
-      .returning()
-      .get();
-    appendAudit(tx, {
+    const after = await tx.reports.update(id, {
+      status: "submitted",
+      submittedAt: now,
+      submittedBy: auth.userId,
+    });
+    if (!after) throw notFound("report");
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: after.projectId,

@@ -41,8 +41,10 @@ const sqlite: ContractBackend = {
     const dir = mkdtempSync(join(tmpdir(), "caudal-contract-"));
     const handle = openDatabase(join(dir, "caudal.db"));
     const { db } = handle;
+    const store = new SqliteStore(handle);
     return {
-      store: new SqliteStore(handle),
+      store,
+      attachRollupSettler: (settler) => store.telemetry.rollUpWith(settler),
       seed: {
         assets: async (rows) => void db.insert(sqliteSchema.assets).values(rows).run(),
         devices: async (rows) => void db.insert(sqliteSchema.devices).values(rows).run(),
@@ -76,6 +78,7 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
       const store = new PostgresStore({ db, pool, close: () => pool.end() });
       return {
         store,
+        attachRollupSettler: (settler) => store.telemetry.rollUpWith(settler),
         seed: {
           assets: async (rows) => void (await db.insert(pgSchema.assets).values(rows)),
           devices: async (rows) => void (await db.insert(pgSchema.devices).values(rows)),

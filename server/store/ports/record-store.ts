@@ -88,6 +88,20 @@ export type RecordStore = {
     id: string,
     projectId: string,
   ): Promise<{ supersededBy: string | null } | undefined>;
+  /**
+   * The project's current records of `kind` (those no record of the kind supersedes) within
+   * [from, to): a downtime entry when it overlaps the window (`started_at` < to, and `ended_at`
+   * null or > from), a record of another kind when its instant lies in it. Ordered by the kind's
+   * instant ascending, then id ascending in byte order (SQLite's BINARY collation; on PostgreSQL
+   * `COLLATE "C"`).
+   */
+  currentIn<K extends RecordKind>(kind: K, projectId: string, from: Date, to: Date): Promise<RecordRows[K][]>;
+  /**
+   * Meter `meterId`'s newest current reading in project `projectId` (one no reading supersedes)
+   * read at or before `at`: of those, the first by `read_at` descending, then id descending in
+   * byte order; undefined when there is none.
+   */
+  meterReadingAtOrBefore(projectId: string, meterId: string, at: Date): Promise<MeterReadingRow | undefined>;
   /** The type of asset `assetId` when it belongs to project `projectId`; undefined otherwise. */
   assetTypeIn(projectId: string, assetId: string): Promise<AssetType | undefined>;
 };

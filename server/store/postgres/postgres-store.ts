@@ -1,4 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { AlarmStore } from "../ports/alarm-store.ts";
+import type { RecordStore } from "../ports/record-store.ts";
+import type { ReportStore } from "../ports/report-store.ts";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
@@ -11,17 +14,27 @@ import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { PostgresRecordStore } from "./record-store.ts";
 import { PostgresReportStore } from "./report-store.ts";
 import type { PgSession, PgTx } from "./session.ts";
-import { PostgresTelemetryStore } from "./telemetry-store.ts";
+import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
 
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
-function portsOn(session: PgSession): StorePorts {
+/**
+ * The ports PostgreSQL serves so far, some in part (the Pick/Omit below say which methods).
+ * Until it serves all of StorePorts it is not a Store, and the server cannot run on it.
+ */
+export type PostgresPorts = Omit<StorePorts, "hmi" | "alarms" | "reports" | "records"> & {
+  readonly alarms: Pick<AlarmStore, "listedCount">;
+  readonly reports: Pick<ReportStore, "latestVersion">;
+  readonly records: Omit<RecordStore, "currentIn" | "meterReadingAtOrBefore">;
+};
+
+function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
     billing: new PostgresBillingStore(session),
-    telemetry: new PostgresTelemetryStore(session),
+    telemetry: new PostgresTelemetryStore(session, rollups),
     alarms: new PostgresAlarmStore(session),
     reports: new PostgresReportStore(session),
     identity: new PostgresIdentityStore(session),
@@ -38,7 +51,7 @@ function portsOn(session: PgSession): StorePorts {
  * transaction too, as on SQLite's one connection: on another connection they would escape it,
  * or wait forever on a row it has locked (the audit head).
  */
-export class PostgresStore implements Store {
+export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
@@ -52,6 +65,7 @@ export class PostgresStore implements Store {
   readonly records: PostgresRecordStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
+  readonly #rollups: SettlerSlot = {};
 
   /** Takes over `handle`: close() ends its pool. */
   constructor(handle: PostgresHandle) {
@@ -67,7 +81,7 @@ export class PostgresStore implements Store {
     this.field = new PostgresFieldStore(session);
     this.audit = new PostgresAuditStore(session);
     this.billing = new PostgresBillingStore(session);
-    this.telemetry = new PostgresTelemetryStore(session);
+    this.telemetry = new PostgresTelemetryStore(session, this.#rollups);
     this.alarms = new PostgresAlarmStore(session);
     this.reports = new PostgresReportStore(session);
     this.identity = new PostgresIdentityStore(session);
@@ -81,7 +95,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
       return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
     }
@@ -89,7 +103,7 @@ export class PostgresStore implements Store {
       const open: OpenTransaction = { tx, ended: false };
       try {
         return await this.#open.run(open, () =>
-          work(portsOn({ executor: () => tx, inTransaction: () => true })),
+          work(portsOn({ executor: () => tx, inTransaction: () => true }, this.#rollups)),
         );
       } finally {
         open.ended = true;

@@ -3,7 +3,8 @@ import type { ReportStore } from "../ports/report-store.ts";
 import { anhReports } from "./schema/index.ts";
 import type { PgSession } from "./session.ts";
 
-export class PostgresReportStore implements ReportStore {
+/** Only latestVersion so far; the rest of ReportStore is not on PostgreSQL yet. */
+export class PostgresReportStore implements Pick<ReportStore, "latestVersion"> {
   readonly #s: PgSession;
 
   constructor(session: PgSession) {
@@ -13,7 +14,7 @@ export class PostgresReportStore implements ReportStore {
   async latestVersion(projectId: string, reportDate: string) {
     const [row] = await this.#s
       .executor()
-      .select({ id: anhReports.id, status: anhReports.status, content: anhReports.content })
+      .select()
       .from(anhReports)
       .where(and(eq(anhReports.projectId, projectId), eq(anhReports.reportDate, reportDate)))
       .orderBy(desc(anhReports.version))

@@ -232,8 +232,11 @@ describe("billing, telemetry, alarm and report ports on SQLite", () => {
     expect(await store.reports.latestVersion("z", "2025-03-10")).toBeUndefined();
     report(1, "generated", Buffer.from("{}"));
     report(2, "pending", null);
-    expect(await store.reports.latestVersion("z", "2025-03-10")).toEqual({
+    expect(await store.reports.latestVersion("z", "2025-03-10")).toMatchObject({
       id: "r2",
+      projectId: "z",
+      reportDate: "2025-03-10",
+      version: 2,
       status: "pending",
       content: null,
     });

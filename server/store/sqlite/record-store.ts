@@ -1,4 +1,19 @@
-import { and, desc, eq, gte, inArray, lt, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableName,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type {
   ListedRecord,
   NewRecordRows,
@@ -93,6 +108,48 @@ export class SqliteRecordStore implements RecordStore {
     });
   }
 
+  currentIn<K extends RecordKind>(
+    kind: K,
+    projectId: string,
+    from: Date,
+    to: Date,
+  ): Promise<RecordRows[K][]> {
+    return this.#s.gate.run(() => {
+      const { table, instant } = recordTables[kind];
+      const window =
+        kind === "downtime"
+          ? and(lt(downtime.startedAt, to), or(isNull(downtime.endedAt), gt(downtime.endedAt, from)))
+          : and(gte(instant, from), lt(instant, to));
+      return rowsOfKind<K>(
+        this.#s.db
+          .select()
+          .from(table)
+          .where(and(eq(table.projectId, projectId), window, current(table)))
+          .orderBy(asc(instant), asc(table.id))
+          .all(),
+      );
+    });
+  }
+
+  meterReadingAtOrBefore(projectId: string, meterId: string, at: Date) {
+    return this.#s.gate.run(() =>
+      this.#s.db
+        .select()
+        .from(meterReadings)
+        .where(
+          and(
+            eq(meterReadings.projectId, projectId),
+            eq(meterReadings.meterId, meterId),
+            lte(meterReadings.readAt, at),
+            current(meterReadings),
+          ),
+        )
+        .orderBy(desc(meterReadings.readAt), desc(meterReadings.id))
+        .limit(1)
+        .get(),
+    );
+  }
+
   assetTypeIn(projectId: string, assetId: string) {
     return this.#s.gate.run(
       () =>
@@ -103,6 +160,11 @@ export class SqliteRecordStore implements RecordStore {
           .get()?.assetType,
     );
   }
+}
+
+/** The row is current: no row of its table names it in `supersedes` (served by the unique index on it). */
+function current(table: RecordTable): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM ${sql.identifier(getTableName(table))} AS successor WHERE successor.supersedes = ${table.id})`;
 }
 
 /** For each record id, the id of the record that supersedes it (absent while it is current). */

@@ -4,6 +4,7 @@ import { SqliteAuditStore } from "./audit-store.ts";
 import { SqliteBillingStore } from "./billing-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteHmiStore } from "./hmi-store.ts";
 import { SqliteIdentityStore } from "./identity-store.ts";
 import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
 import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
@@ -31,6 +32,7 @@ export class SqliteStore implements Store {
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
   readonly records: SqliteRecordStore;
+  readonly hmi: SqliteHmiStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -58,6 +60,7 @@ export class SqliteStore implements Store {
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
     this.records = new SqliteRecordStore(this.#session);
+    this.hmi = new SqliteHmiStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */

@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
 import { createAlertRule } from "../../../services/alarms/create-rule.ts";
+import type { RuleChangeListener } from "../../../services/alarms/rule-listener.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { Router } from "../../router.ts";
 import { alertRuleSchema, createAlertRuleRequest } from "./schema.ts";
@@ -23,8 +24,12 @@ const route = createRoute({
   },
 });
 
-export function mountCreateAlertRule(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(createAlertRule(ctx, c.get("auth"), c.req.valid("json")), 201),
+export function mountCreateAlertRule(
+  router: Router,
+  ctx: ServiceContext,
+  engine: RuleChangeListener | undefined,
+): void {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await createAlertRule(ctx, engine, c.get("auth"), c.req.valid("json")), 201),
   );
 }

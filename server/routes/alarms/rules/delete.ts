@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses } from "../../../http/openapi.ts";
 import { deleteAlertRule } from "../../../services/alarms/delete-rule.ts";
+import type { RuleChangeListener } from "../../../services/alarms/rule-listener.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { Router } from "../../router.ts";
 import { ruleIdParams } from "./schema.ts";
@@ -21,9 +22,13 @@ const route = createRoute({
   },
 });
 
-export function mountDeleteAlertRule(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
-    deleteAlertRule(ctx, c.get("auth"), c.req.valid("param").id);
+export function mountDeleteAlertRule(
+  router: Router,
+  ctx: ServiceContext,
+  engine: RuleChangeListener | undefined,
+): void {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
+    await deleteAlertRule(ctx, engine, c.get("auth"), c.req.valid("param").id);
     return c.body(null, 204);
   });
 }

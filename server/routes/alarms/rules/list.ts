@@ -21,7 +21,7 @@ const route = createRoute({
 });
 
 export function mountListAlertRules(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "alarms:read") }, (c) =>
-    c.json(listAlertRules(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "alarms:read") }, async (c) =>
+    c.json(await listAlertRules(ctx, c.get("auth"), c.req.valid("query").project_id), 200),
   );
 }

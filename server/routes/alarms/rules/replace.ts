@@ -2,6 +2,7 @@ import { createRoute } from "@hono/zod-openapi";
 import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json, jsonBody } from "../../../http/openapi.ts";
 import { replaceAlertRule } from "../../../services/alarms/replace-rule.ts";
+import type { RuleChangeListener } from "../../../services/alarms/rule-listener.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { Router } from "../../router.ts";
 import { alertRuleSchema, createAlertRuleRequest, ruleIdParams } from "./schema.ts";
@@ -24,8 +25,15 @@ const route = createRoute({
   },
 });
 
-export function mountReplaceAlertRule(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(replaceAlertRule(ctx, c.get("auth"), c.req.valid("param").id, c.req.valid("json")), 200),
+export function mountReplaceAlertRule(
+  router: Router,
+  ctx: ServiceContext,
+  engine: RuleChangeListener | undefined,
+): void {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(
+      await replaceAlertRule(ctx, engine, c.get("auth"), c.req.valid("param").id, c.req.valid("json")),
+      200,
+    ),
   );
 }

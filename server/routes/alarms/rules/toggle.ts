@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../../http/openapi.ts";
+import type { RuleChangeListener } from "../../../services/alarms/rule-listener.ts";
 import { toggleAlertRule } from "../../../services/alarms/toggle-rule.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { Router } from "../../router.ts";
@@ -22,8 +23,12 @@ const route = createRoute({
   },
 });
 
-export function mountToggleAlertRule(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(toggleAlertRule(ctx, c.get("auth"), c.req.valid("param").id), 200),
+export function mountToggleAlertRule(
+  router: Router,
+  ctx: ServiceContext,
+  engine: RuleChangeListener | undefined,
+): void {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await toggleAlertRule(ctx, engine, c.get("auth"), c.req.valid("param").id), 200),
   );
 }

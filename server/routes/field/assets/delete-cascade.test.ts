@@ -52,8 +52,7 @@ describe("edge assets: DELETE cascades to the asset's rows only", () => {
     const counts = remaining(sqlite, seeded, seriesId);
     const assetBound = [
       "telemetry_series",
-      "telemetry_inbox",
-      "telemetry_raw",
+      "telemetry_raw + telemetry_inbox",
       "telemetry_packed",
       "telemetry_rollup_5m",
       "telemetry_rollup_1h",

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, expect, it } from "vitest";
+import { ROLLUP_BUCKET_MS as B } from "../../ports/telemetry-store.ts";
 import type { ContractBackend, NewSeries, StoreUnderTest } from "./backend.ts";
 import { newAsset, newDevice, newProject } from "./fixtures.ts";
 
@@ -136,5 +137,87 @@ export function telemetryStoreContract(backend: ContractBackend): void {
     expect(await t.store.telemetry.devicesReportedIn(p, 4 * MIN5, 5 * MIN5)).toBe(1);
     expect(await t.store.telemetry.devicesReportedIn(p, 5 * MIN5, 100 * MIN5)).toBe(0);
     expect(await t.store.telemetry.devicesReportedIn(q, 0, 3 * MIN5)).toBe(0);
+  });
+
+  it("totals a project's series' rollups in a window, sums compensated as SQLite adds them, with the holes between buckets", async () => {
+    const [a, b] = [newAsset(p, "A"), newAsset(q, "B")];
+    await t.seed.assets([a, b]);
+    await t.seed.telemetrySeries([
+      series(7, p, a.id, null),
+      series(3, p, a.id, null, { unit: "m3" }),
+      series(5, p, a.id, null),
+      series(4, q, b.id, null),
+    ]);
+    const bucket = (seriesId: number, at: number, sum: number, count = 2, min = sum, max = sum) => ({
+      seriesId,
+      bucket: at,
+      count,
+      sum,
+      min,
+      max,
+    });
+    const tenths = [0, 1, 2, 5, 6, 9, 10, 11, 12, 13].map((n, i) =>
+      bucket(3, n * B, 0.1, i + 1, -i, i * 1.5),
+    );
+    await t.seed.rollups5m([
+      ...tenths,
+      bucket(3, -B, 100), // before the window
+      bucket(3, 20 * B, 100), // at its end: excluded
+      bucket(5, 4 * B, 1e16),
+      bucket(5, 5 * B, 1),
+      bucket(5, 6 * B, -1e16),
+      bucket(4, 4 * B, 1),
+    ]);
+    const rollups = await t.store.telemetry.seriesRollups(p, 0, 20 * B);
+    expect(rollups).toStrictEqual([
+      {
+        seriesId: 3,
+        assetId: a.id,
+        variable: "v3",
+        unit: "m3",
+        // Added in bucket order, ten times 0.1 makes 0.9999999999999999 uncompensated.
+        totals: { count: 55, sum: 1, min: -9, max: 13.5, firstBucket: 0, lastBucket: 13 * B },
+        holes: [
+          [3 * B, 5 * B],
+          [7 * B, 9 * B],
+        ],
+      },
+      {
+        seriesId: 5,
+        assetId: a.id,
+        variable: "v5",
+        unit: null,
+        // 1e16 + 1 - 1e16 is 0 uncompensated.
+        totals: { count: 6, sum: 1, min: -1e16, max: 1e16, firstBucket: 4 * B, lastBucket: 6 * B },
+        holes: [],
+      },
+      { seriesId: 7, assetId: a.id, variable: "v7", unit: null, totals: null, holes: [] },
+    ]);
+    expect(await t.store.telemetry.seriesRollups(p, 30 * B, 40 * B)).toMatchObject([
+      { seriesId: 3, totals: null, holes: [] },
+      { seriesId: 5, totals: null },
+      { seriesId: 7, totals: null },
+    ]);
+    expect(await t.store.telemetry.seriesRollups("no-such-project", 0, 20 * B)).toEqual([]);
+  });
+
+  it("settles rollups through the writer attached, for the project's series, once it has started", async () => {
+    const [a, b] = [newAsset(p, "A"), newAsset(q, "B")];
+    await t.seed.assets([a, b]);
+    await t.seed.telemetrySeries([
+      series(2, p, a.id, null),
+      series(1, p, a.id, null),
+      series(3, q, b.id, null),
+    ]);
+    await t.store.telemetry.settleRollups(p); // no writer: nothing to do
+    const asked: number[][] = [];
+    const settler = { started: false, rollUp: (ids: readonly number[]) => void asked.push([...ids]) };
+    t.attachRollupSettler(settler);
+    await t.store.telemetry.settleRollups(p);
+    expect(asked).toEqual([]);
+    settler.started = true;
+    await t.store.telemetry.settleRollups(p);
+    await t.store.telemetry.settleRollups("no-such-project");
+    expect(asked.map((ids) => [...ids].sort())).toEqual([[1, 2], []]);
   });
 }
