@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AlarmStore } from "../ports/alarm-store.ts";
-import type { RecordStore } from "../ports/record-store.ts";
 import type { ReportStore } from "../ports/report-store.ts";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
@@ -23,10 +22,9 @@ type OpenTransaction = { readonly tx: PgTx; ended: boolean };
  * The ports PostgreSQL serves so far, some in part (the Pick/Omit below say which methods).
  * Until it serves all of StorePorts it is not a Store, and the server cannot run on it.
  */
-export type PostgresPorts = Omit<StorePorts, "hmi" | "alarms" | "reports" | "records"> & {
+export type PostgresPorts = Omit<StorePorts, "hmi" | "alarms" | "reports"> & {
   readonly alarms: Pick<AlarmStore, "listedCount">;
   readonly reports: Pick<ReportStore, "latestVersion">;
-  readonly records: Omit<RecordStore, "currentIn" | "meterReadingAtOrBefore">;
 };
 
 function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {

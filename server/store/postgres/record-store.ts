@@ -1,4 +1,19 @@
-import { and, desc, eq, getTableName, gte, inArray, lt, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  getTableName,
+  gt,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  lte,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
 import type {
   ListedRecord,
   NewRecordRows,
@@ -43,6 +58,12 @@ const successorOf = (table: RecordTable) => {
 };
 
 /** All but the report's reads (currentIn, meterReadingAtOrBefore), which are not on PostgreSQL yet. */
+/** The row is current: no row of its table names it in `supersedes` (served by the unique index on it). */
+const current = (table: RecordTable): SQL => {
+  const outer = sql.identifier(getTableName(table));
+  return sql`NOT EXISTS (SELECT 1 FROM ${table} AS successor WHERE successor.supersedes = ${outer}.id)`;
+};
+
 export class PostgresRecordStore implements Omit<RecordStore, "currentIn" | "meterReadingAtOrBefore"> {
   readonly #s: PgSession;
 
@@ -84,6 +105,45 @@ export class PostgresRecordStore implements Omit<RecordStore, "currentIn" | "met
       .where(and(eq(table.id, id), eq(table.projectId, projectId)))
       .limit(1);
     return target && { supersededBy: target.supersededBy ?? null };
+  }
+
+  async currentIn<K extends RecordKind>(
+    kind: K,
+    projectId: string,
+    from: Date,
+    to: Date,
+  ): Promise<RecordRows[K][]> {
+    const { table, instant } = recordTables[kind];
+    const window =
+      kind === "downtime"
+        ? and(lt(downtime.startedAt, to), or(isNull(downtime.endedAt), gt(downtime.endedAt, from)))
+        : and(gte(instant, from), lt(instant, to));
+    return rowsOfKind<K>(
+      await this.#s
+        .executor()
+        .select()
+        .from(table)
+        .where(and(eq(table.projectId, projectId), window, current(table)))
+        .orderBy(asc(instant), asc(table.id)),
+    );
+  }
+
+  async meterReadingAtOrBefore(projectId: string, meterId: string, at: Date) {
+    const [row] = await this.#s
+      .executor()
+      .select()
+      .from(meterReadings)
+      .where(
+        and(
+          eq(meterReadings.projectId, projectId),
+          eq(meterReadings.meterId, meterId),
+          lte(meterReadings.readAt, at),
+          current(meterReadings),
+        ),
+      )
+      .orderBy(desc(meterReadings.readAt), desc(meterReadings.id))
+      .limit(1);
+    return row;
   }
 
   async assetTypeIn(projectId: string, assetId: string) {

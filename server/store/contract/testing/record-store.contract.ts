@@ -220,4 +220,67 @@ export function recordStoreContract(backend: ContractBackend): void {
     expect(await t.store.records.assetTypeIn(b, meter.id)).toBeUndefined();
     expect(await t.store.records.assetTypeIn(a, randomUUID())).toBeUndefined();
   });
+
+  it("currentIn: the current records in [from, to) by instant then id; downtime when it overlaps", async () => {
+    const ids = async <K extends "movement" | "downtime">(kind: K, from: number, to: number) =>
+      (await t.store.records.currentIn(kind, a, minute(from), minute(to))).map((r) => r.id);
+    await t.store.records.append("movement", movement(a, 10, { id: idOf(2) }));
+    await t.store.records.append("movement", movement(a, 10, { id: idOf(1) }));
+    const old = await t.store.records.append("movement", movement(a, 5, { id: idOf(3) }));
+    // Its correction lies outside the window, yet the original is no longer current.
+    await t.store.records.append("movement", movement(a, 30, { id: idOf(4), supersedes: old.id }));
+    await t.store.records.append("movement", movement(a, 20, { id: idOf(5) }));
+    await t.store.records.append("movement", movement(b, 10, { id: idOf(6) }));
+    expect(await ids("movement", 5, 20)).toEqual([idOf(1), idOf(2)]);
+    expect(await ids("movement", 0, 31)).toEqual([idOf(1), idOf(2), idOf(5), idOf(4)]);
+    expect(await ids("movement", 11, 20)).toEqual([]);
+
+    const stop = (n: number, start: number, end: number | null) =>
+      t.store.records.append("downtime", {
+        id: idOf(n),
+        projectId: a,
+        createdAt: minute(0),
+        reason: "pump",
+        startedAt: minute(start),
+        endedAt: end === null ? null : minute(end),
+      });
+    await stop(10, 0, 10); // ends as the window opens: out
+    await stop(11, 5, 12);
+    await stop(12, 19, null); // ongoing
+    await stop(13, 20, 25); // starts as the window closes: out
+    await stop(14, 8, 9);
+    expect(await ids("downtime", 10, 20)).toEqual([idOf(11), idOf(12)]);
+    expect(await ids("downtime", 0, 100)).toEqual([idOf(10), idOf(11), idOf(14), idOf(12), idOf(13)]);
+  });
+
+  it("meterReadingAtOrBefore: the newest current reading at or before an instant, of that meter and project", async () => {
+    const meter = { ...newAsset(a, "FT-101"), assetType: "meter" as const };
+    const other = { ...newAsset(a, "FT-102"), assetType: "meter" as const };
+    await t.seed.assets([meter, other]);
+    const reading = (n: number, readAt: number, more: Partial<NewRecordRows["meter_reading"]> = {}) =>
+      t.store.records.append("meter_reading", {
+        id: idOf(n),
+        projectId: a,
+        createdAt: minute(0),
+        meterId: meter.id,
+        readingValue: n * 10.5,
+        readAt: minute(readAt),
+        unit: "bbl",
+        ...more,
+      });
+    expect(await t.store.records.meterReadingAtOrBefore(a, meter.id, minute(100))).toBeUndefined();
+    await reading(1, 5);
+    const second = await reading(2, 10);
+    const tie = await reading(3, 10);
+    await reading(4, 20);
+    await reading(5, 8, { meterId: other.id });
+    expect(await t.store.records.meterReadingAtOrBefore(a, meter.id, minute(15))).toStrictEqual(tie);
+    // A correction supersedes the newest; it is read at another instant, so the tie's twin wins.
+    await reading(6, 30, { supersedes: tie.id, correctionReason: "typo" });
+    expect(await t.store.records.meterReadingAtOrBefore(a, meter.id, minute(15))).toStrictEqual(second);
+    expect((await t.store.records.meterReadingAtOrBefore(a, meter.id, minute(5)))?.id).toBe(idOf(1));
+    expect(await t.store.records.meterReadingAtOrBefore(a, meter.id, minute(4))).toBeUndefined();
+    expect(await t.store.records.meterReadingAtOrBefore(b, meter.id, minute(100))).toBeUndefined();
+    expect((await t.store.records.meterReadingAtOrBefore(a, other.id, minute(100)))?.id).toBe(idOf(5));
+  });
 }
