@@ -23,6 +23,7 @@ import { identityStoreContract } from "./testing/identity-store.contract.ts";
 import { installerBuildStoreContract } from "./testing/installer-build-store.contract.ts";
 import { mqttCredentialStoreContract } from "./testing/mqtt-credential-store.contract.ts";
 import { recordStoreContract } from "./testing/record-store.contract.ts";
+import { reportStoreContract } from "./testing/report-store.contract.ts";
 import { telemetryStoreContract } from "./testing/telemetry-store.contract.ts";
 import { transactionContract } from "./testing/transaction.contract.ts";
 
@@ -103,6 +104,7 @@ function contracts(backend: ContractBackend): void {
   describe("IdentityStore", () => identityStoreContract(backend));
   describe("MqttCredentialStore", () => mqttCredentialStoreContract(backend));
   describe("RecordStore", () => recordStoreContract(backend));
+  describe("ReportStore", () => reportStoreContract(backend));
   describe("BillingStore", () => billingStoreContract(backend));
   describe("InstallerBuildStore", () => installerBuildStoreContract(backend));
   describe("TelemetryStore: reads", () => telemetryStoreContract(backend));

@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { AlarmStore } from "../ports/alarm-store.ts";
-import type { ReportStore } from "../ports/report-store.ts";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
@@ -22,9 +21,8 @@ type OpenTransaction = { readonly tx: PgTx; ended: boolean };
  * The ports PostgreSQL serves so far, some in part (the Pick/Omit below say which methods).
  * Until it serves all of StorePorts it is not a Store, and the server cannot run on it.
  */
-export type PostgresPorts = Omit<StorePorts, "hmi" | "alarms" | "reports"> & {
+export type PostgresPorts = Omit<StorePorts, "hmi" | "alarms"> & {
   readonly alarms: Pick<AlarmStore, "listedCount">;
-  readonly reports: Pick<ReportStore, "latestVersion">;
 };
 
 function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {

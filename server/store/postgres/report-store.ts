@@ -1,10 +1,13 @@
-import { and, desc, eq } from "drizzle-orm";
-import type { ReportStore } from "../ports/report-store.ts";
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import type { ListedReport, ReportStore } from "../ports/report-store.ts";
+import type { NewAnhReportRow } from "../rows.ts";
 import { anhReports } from "./schema/index.ts";
 import type { PgSession } from "./session.ts";
 
-/** Only latestVersion so far; the rest of ReportStore is not on PostgreSQL yet. */
-export class PostgresReportStore implements Pick<ReportStore, "latestVersion"> {
+// The bytes can be hundreds of kilobytes per report; a list never reads them.
+const { content: _content, ...listedColumns } = getTableColumns(anhReports);
+
+export class PostgresReportStore implements ReportStore {
   readonly #s: PgSession;
 
   constructor(session: PgSession) {
@@ -19,6 +22,75 @@ export class PostgresReportStore implements Pick<ReportStore, "latestVersion"> {
       .where(and(eq(anhReports.projectId, projectId), eq(anhReports.reportDate, reportDate)))
       .orderBy(desc(anhReports.version))
       .limit(1);
+    return row;
+  }
+
+  async hasDay(projectId: string, reportDate: string) {
+    const [row] = await this.#s
+      .executor()
+      .select({ id: anhReports.id })
+      .from(anhReports)
+      .where(and(eq(anhReports.projectId, projectId), eq(anhReports.reportDate, reportDate)))
+      .limit(1);
+    return row !== undefined;
+  }
+
+  async report(id: string) {
+    const [row] = await this.#s.executor().select().from(anhReports).where(eq(anhReports.id, id)).limit(1);
+    return row;
+  }
+
+  async list(projectIds?: readonly string[]): Promise<ListedReport[]> {
+    if (projectIds?.length === 0) return [];
+    return this.#s
+      .executor()
+      .select(listedColumns)
+      .from(anhReports)
+      .where(projectIds && inArray(anhReports.projectId, [...projectIds]))
+      .orderBy(desc(anhReports.reportDate), desc(anhReports.version), asc(anhReports.projectId));
+  }
+
+  async chainLinks(projectId: string) {
+    const rows = await this.#s
+      .executor()
+      .select({
+        hash: anhReports.hashSha384,
+        previous: anhReports.previousHashSha384,
+        generatedAt: anhReports.generatedAt,
+      })
+      .from(anhReports)
+      .where(and(eq(anhReports.projectId, projectId), isNotNull(anhReports.hashSha384)))
+      // NULLS FIRST, where SQLite sorts them ascending.
+      .orderBy(sql`${anhReports.generatedAt} ASC NULLS FIRST`, asc(anhReports.id));
+    // Not null here (the WHERE above); drizzle's types cannot know it.
+    return rows.map((r) => ({ ...r, hash: r.hash ?? "" }));
+  }
+
+  async pendingDue(periodEndBy: Date) {
+    return this.#s
+      .executor()
+      .select({ projectId: anhReports.projectId, reportDate: anhReports.reportDate })
+      .from(anhReports)
+      .where(and(eq(anhReports.status, "pending"), lte(anhReports.periodEnd, periodEndBy)))
+      .orderBy(asc(anhReports.periodEnd), asc(anhReports.projectId), asc(anhReports.reportDate));
+  }
+
+  async insert(row: NewAnhReportRow) {
+    const [stored] = await this.#s.executor().insert(anhReports).values(row).returning();
+    if (!stored) throw new Error("INSERT … RETURNING returned no report row");
+    return stored;
+  }
+
+  async update(
+    id: string,
+    set: Partial<Omit<NewAnhReportRow, "id" | "projectId" | "reportDate" | "version">>,
+  ) {
+    const [row] = await this.#s
+      .executor()
+      .update(anhReports)
+      .set(set)
+      .where(eq(anhReports.id, id))
+      .returning();
     return row;
   }
 }
