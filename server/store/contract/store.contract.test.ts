@@ -13,6 +13,7 @@ import * as pgSchema from "../postgres/schema/index.ts";
 import { openDatabase } from "../sqlite/client.ts";
 import * as sqliteSchema from "../sqlite/schema/index.ts";
 import { SqliteStore } from "../sqlite/sqlite-store.ts";
+import { alarmStoreContract } from "./testing/alarm-store.contract.ts";
 import { auditStoreContract, expectIntactChain, storedChain } from "./testing/audit-store.contract.ts";
 import type { ContractBackend } from "./testing/backend.ts";
 import { billingStoreContract } from "./testing/billing-store.contract.ts";
@@ -104,6 +105,7 @@ function contracts(backend: ContractBackend): void {
   describe("IdentityStore", () => identityStoreContract(backend));
   describe("MqttCredentialStore", () => mqttCredentialStoreContract(backend));
   describe("RecordStore", () => recordStoreContract(backend));
+  describe("AlarmStore", () => alarmStoreContract(backend));
   describe("ReportStore", () => reportStoreContract(backend));
   describe("BillingStore", () => billingStoreContract(backend));
   describe("InstallerBuildStore", () => installerBuildStoreContract(backend));

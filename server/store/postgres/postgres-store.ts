@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { AlarmStore } from "../ports/alarm-store.ts";
 import type { Store, StorePorts } from "../store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
@@ -18,12 +17,10 @@ import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
 /**
- * The ports PostgreSQL serves so far, some in part (the Pick/Omit below say which methods).
- * Until it serves all of StorePorts it is not a Store, and the server cannot run on it.
+ * The ports PostgreSQL serves so far: all but the HMI read model. Until it serves all of
+ * StorePorts it is not a Store, and the server cannot run on it.
  */
-export type PostgresPorts = Omit<StorePorts, "hmi" | "alarms"> & {
-  readonly alarms: Pick<AlarmStore, "listedCount">;
-};
+export type PostgresPorts = Omit<StorePorts, "hmi">;
 
 function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
   return {
