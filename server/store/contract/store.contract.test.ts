@@ -20,6 +20,7 @@ import { billingStoreContract } from "./testing/billing-store.contract.ts";
 import { fieldModelContract } from "./testing/field-model.contract.ts";
 import { fieldStoreContract } from "./testing/field-store.contract.ts";
 import { auditEntry } from "./testing/fixtures.ts";
+import { hmiStoreContract } from "./testing/hmi-store.contract.ts";
 import { identityStoreContract } from "./testing/identity-store.contract.ts";
 import { installerBuildStoreContract } from "./testing/installer-build-store.contract.ts";
 import { mqttCredentialStoreContract } from "./testing/mqtt-credential-store.contract.ts";
@@ -110,6 +111,7 @@ function contracts(backend: ContractBackend): void {
   describe("BillingStore", () => billingStoreContract(backend));
   describe("InstallerBuildStore", () => installerBuildStoreContract(backend));
   describe("TelemetryStore: reads", () => telemetryStoreContract(backend));
+  describe("HmiStore", () => hmiStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));
 }
 

@@ -5,6 +5,7 @@ import { PostgresAuditStore } from "./audit-store.ts";
 import { PostgresBillingStore } from "./billing-store.ts";
 import { openPostgres, type PoolOptions, type PostgresHandle } from "./client.ts";
 import { PostgresFieldStore } from "./field-store.ts";
+import { PostgresHmiStore } from "./hmi-store.ts";
 import { PostgresIdentityStore } from "./identity-store.ts";
 import { PostgresInstallerBuildStore } from "./installer-build-store.ts";
 import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
@@ -16,13 +17,7 @@ import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
-/**
- * The ports PostgreSQL serves so far: all but the HMI read model. Until it serves all of
- * StorePorts it is not a Store, and the server cannot run on it.
- */
-export type PostgresPorts = Omit<StorePorts, "hmi">;
-
-function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
+function portsOn(session: PgSession, rollups: SettlerSlot): StorePorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
@@ -34,6 +29,7 @@ function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
     mqttCredentials: new PostgresMqttCredentialStore(session),
     installerBuilds: new PostgresInstallerBuildStore(session),
     records: new PostgresRecordStore(session),
+    hmi: new PostgresHmiStore(session),
   };
 }
 
@@ -44,7 +40,7 @@ function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
  * transaction too, as on SQLite's one connection: on another connection they would escape it,
  * or wait forever on a row it has locked (the audit head).
  */
-export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
+export class PostgresStore implements Store {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
@@ -56,6 +52,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
   readonly mqttCredentials: PostgresMqttCredentialStore;
   readonly installerBuilds: PostgresInstallerBuildStore;
   readonly records: PostgresRecordStore;
+  readonly hmi: PostgresHmiStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
   readonly #rollups: SettlerSlot = {};
@@ -81,6 +78,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
     this.mqttCredentials = new PostgresMqttCredentialStore(session);
     this.installerBuilds = new PostgresInstallerBuildStore(session);
     this.records = new PostgresRecordStore(session);
+    this.hmi = new PostgresHmiStore(session);
   }
 
   /** Opens a pool on `url`, applies pending migrations, and serves the store from it. */
@@ -88,7 +86,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
       return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
     }
