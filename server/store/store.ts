@@ -1,3 +1,4 @@
+import type { AgentStore } from "./ports/agent-store.ts";
 import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { BillingStore } from "./ports/billing-store.ts";
@@ -25,6 +26,7 @@ export type StorePorts = {
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
   readonly records: RecordStore;
+  readonly agents: AgentStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */

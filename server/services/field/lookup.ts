@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
 import type { FieldStore } from "../../store/ports/field-store.ts";
 import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { assets, devices, projects } from "../../store/sqlite/schema/index.ts";
+import { assets, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -47,16 +47,4 @@ export function visibleAssetRow(db: DbOrTx, auth: AuthContext, id: string) {
   const row = db.select().from(assets).where(eq(assets.id, id)).get();
   if (!row || !canSeeProject(auth, row.projectId)) throw notFound("asset");
   return row;
-}
-
-/** visibleDevice for code still on the SQLite connection (agents, until it moves onto its port). */
-export function visibleDeviceRow(db: DbOrTx, auth: AuthContext, id: string) {
-  const found = db
-    .select({ device: devices, projectId: assets.projectId })
-    .from(devices)
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(eq(devices.id, id))
-    .get();
-  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
-  return found;
 }

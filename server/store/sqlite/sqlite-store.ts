@@ -1,4 +1,5 @@
 import type { Store, StorePorts } from "../store.ts";
+import { SqliteAgentStore } from "./agent-store.ts";
 import { SqliteAlarmStore } from "./alarm-store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
 import { SqliteBillingStore } from "./billing-store.ts";
@@ -29,6 +30,7 @@ export class SqliteStore implements Store {
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
   readonly records: SqliteRecordStore;
+  readonly agents: SqliteAgentStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -55,6 +57,7 @@ export class SqliteStore implements Store {
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
     this.records = new SqliteRecordStore(this.#session);
+    this.agents = new SqliteAgentStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
