@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "./config.ts";
+import { DATA_DIR_MODE } from "./data-dir.ts";
 import type { Keys } from "./services/context.ts";
-import { DATA_DIR_MODE } from "./store/sqlite/file-modes.ts";
 
 /**
  * Key material. JWT_SECRET from the environment, or else a key generated once into

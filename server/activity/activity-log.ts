@@ -36,10 +36,22 @@ export class ActivityLog {
     this.#unsubscribe = undefined;
   }
 
+  /** Writes a line once the names it tells are read; a failed read is logged, never thrown. */
+  #tell(line: () => Promise<void>): void {
+    line().catch((err: unknown) =>
+      this.#ctx.logger.warn("an activity line could not be written", {
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
+  }
+
   #alarm({ event, alarm }: AlarmNotice): void {
     // Acknowledgements are people's own actions, already in the audit log.
-    if (event === "acknowledged") return;
-    const where = alarm.asset_id ? ` on ${assetName(this.#ctx, alarm.asset_id)}` : "";
+    if (event !== "acknowledged") this.#tell(() => this.#alarmLine(event, alarm));
+  }
+
+  async #alarmLine(event: AlarmNotice["event"], alarm: AlarmNotice["alarm"]): Promise<void> {
+    const where = alarm.asset_id ? ` on ${await assetName(this.#ctx, alarm.asset_id)}` : "";
     const severity = event === "raised" && typeof alarm.severity === "string" ? ` (${alarm.severity})` : "";
     this.#ctx.logger.info(`alarm ${event}${severity}${where}: ${alarm.message}`, {
       event: `alarm_${event}`,
@@ -50,16 +62,20 @@ export class ActivityLog {
   }
 
   #deployment({ projectId, message }: { projectId: string; message: Payload<"config"> }): void {
-    this.#ctx.logger.info(
-      `deployment v${message.version} of ${projectName(this.#ctx, projectId)} sent to its agent`,
-      { event: "deployment", project_id: projectId, version: message.version },
+    this.#tell(async () =>
+      this.#ctx.logger.info(
+        `deployment v${message.version} of ${await projectName(this.#ctx, projectId)} sent to its agent`,
+        { event: "deployment", project_id: projectId, version: message.version },
+      ),
     );
   }
 
   #agentStatus({ projectId, status }: { projectId: string; status: "online" | "offline" }): void {
-    this.#ctx.logger.info(`agent of ${projectName(this.#ctx, projectId)} is ${status}`, {
-      event: `agent_${status}`,
-      project_id: projectId,
-    });
+    this.#tell(async () =>
+      this.#ctx.logger.info(`agent of ${await projectName(this.#ctx, projectId)} is ${status}`, {
+        event: `agent_${status}`,
+        project_id: projectId,
+      }),
+    );
   }
 }

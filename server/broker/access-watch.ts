@@ -1,4 +1,5 @@
 import type { Client } from "aedes";
+import type { AuthContext } from "../services/auth/auth-context.ts";
 import { sessionIsLive } from "../services/auth/sessions.ts";
 import type { ServiceContext } from "../services/context.ts";
 import { mqttCredentialExists } from "../services/mqtt-credentials/verify-credential.ts";
@@ -52,7 +53,7 @@ export class AccessWatch {
       return false;
     }
     if (p?.kind !== "user") return true;
-    const auth = currentUserAuth(this.#ctx, p.auth);
+    const auth = await currentUserAuth(this.#ctx, p.auth);
     if (!auth) {
       this.#ctx.logger.info("mqtt user's access ended: disconnecting", { user_id: p.auth.userId });
       client.close();
@@ -91,12 +92,23 @@ export class AccessWatch {
   readonly #onSessionRevoked = (): void => {
     for (const c of this.#registry.clients()) {
       const p = principalOf(c);
-      if (p?.kind === "user" && !sessionIsLive(this.#ctx, p.auth.sessionId)) {
-        this.#ctx.logger.info("session revoked: disconnecting mqtt user", { user_id: p.auth.userId });
-        c.close();
-      }
+      if (p?.kind === "user") void this.#closeIfSessionEnded(c, p.auth);
     }
   };
+
+  /** A person's connection whose session has ended is closed; so is one whose check failed, to be safe. */
+  async #closeIfSessionEnded(client: Client, auth: AuthContext): Promise<void> {
+    try {
+      if (await sessionIsLive(this.#ctx, auth.sessionId)) return;
+      this.#ctx.logger.info("session revoked: disconnecting mqtt user", { user_id: auth.userId });
+    } catch (err) {
+      this.#ctx.logger.error("mqtt session check failed: disconnecting", {
+        client: client.id,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+    client.close();
+  }
 
   readonly #onAccessChanged = ({ userId }: { userId: string }): void => {
     for (const c of this.#registry.clients()) {

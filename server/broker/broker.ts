@@ -169,7 +169,7 @@ export class MqttBroker {
     this.#ctx.events.on("deploymentCreated", onDeployment);
     this.#ctx.events.on("agentRequest", onRequest);
     this.#ctx.events.on("telemetry", live.observe);
-    this.#hmi.start();
+    await this.#hmi.start();
     this.#unsubscribe = () => {
       this.#watch.stop();
       this.#ctx.events.off("deploymentCreated", onDeployment);

@@ -9,9 +9,9 @@ import { tokenExpired } from "./access.ts";
  * auth with the user's current role and project assignment (the same read the WebSocket stream
  * re-checks with).
  */
-export function currentUserAuth(ctx: ServiceContext, auth: AuthContext): AuthContext | null {
+export async function currentUserAuth(ctx: ServiceContext, auth: AuthContext): Promise<AuthContext | null> {
   if (tokenExpired(auth, ctx.clock.now().getTime())) return null;
-  const scope = liveSessionScope(ctx, auth.sessionId);
+  const scope = await liveSessionScope(ctx, auth.sessionId);
   if (!scope) return null;
   return { ...auth, role: scope.role, projectIds: scope.projectIds };
 }

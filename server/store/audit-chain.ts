@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 /** One change for the hash-chained audit log (API MPMS 21.1 §5: configuration and event logs). */
 export type AuditEntry = {
@@ -41,4 +41,19 @@ export function auditHashInput(e: {
 
 export function auditHash(input: string): string {
   return createHash("sha256").update(input).digest("hex");
+}
+
+/**
+ * The row that appends `entry` after the entry whose hash is `prevHash` ("" for the first): a new
+ * id and the hash over both. Every adapter appends through it, so the backends chain alike.
+ */
+export function chainAuditEntry(entry: AuditEntry, prevHash: string) {
+  const row = {
+    id: randomUUID(),
+    ...entry,
+    before: entry.before ?? null,
+    after: entry.after ?? null,
+    prevHash,
+  };
+  return { ...row, hash: auditHash(auditHashInput(row)) };
 }

@@ -3,6 +3,8 @@ import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { BillingStore } from "./ports/billing-store.ts";
 import type { FieldStore } from "./ports/field-store.ts";
+import type { HmiStore } from "./ports/hmi-store.ts";
+import type { IdentityStore } from "./ports/identity-store.ts";
 import type { InstallerBuildStore } from "./ports/installer-build-store.ts";
 import type { MqttCredentialStore } from "./ports/mqtt-credential-store.ts";
 import type { RecordStore } from "./ports/record-store.ts";
@@ -23,10 +25,12 @@ export type StorePorts = {
   readonly telemetry: TelemetryStore;
   readonly alarms: AlarmStore;
   readonly reports: ReportStore;
+  readonly identity: IdentityStore;
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
   readonly records: RecordStore;
   readonly agents: AgentStore;
+  readonly hmi: HmiStore;
 };
 
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */
@@ -40,4 +44,6 @@ export type Store = StorePorts & {
   transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T>;
   /** A real round trip to the database (GET /health): resolves when it answered, throws otherwise. */
   probe(): Promise<void>;
+  /** Lets go of what the store holds (a pool's connections); the store is not used after. */
+  close(): Promise<void>;
 };

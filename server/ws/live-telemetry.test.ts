@@ -126,7 +126,7 @@ describe("live telemetry stream", () => {
       body: { project_ids: [b] },
     });
     expect(moved.status).toBe(200);
-    t.server.live.checkSessions();
+    await t.server.live.checkSessions();
     emit(telemetry(a, 1));
     emit(telemetry(b, 2));
     await messages.waitFor(isMarker(2));
@@ -161,7 +161,7 @@ describe("live telemetry stream", () => {
       token: admin.token,
       body: { project_ids: [] },
     });
-    t.server.live.checkSessions();
+    await t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4403, reason: "project_id is no longer one of your projects" });
   });
 
@@ -195,7 +195,7 @@ describe("live telemetry stream", () => {
     t.server.context.sqlite
       .prepare("UPDATE sessions SET revoked_at = ?, revoked_reason = 'test' WHERE user_id = ?")
       .run(Date.now(), user.id);
-    t.server.live.checkSessions();
+    await t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4401, reason: "session ended" });
   });
 
@@ -204,7 +204,7 @@ describe("live telemetry stream", () => {
     const { ws } = await mustOpen(t.baseUrl, { token: user.token });
     const closing = closed(ws);
     t.server.context.sqlite.prepare("UPDATE users SET role = 'anh_reader' WHERE id = ?").run(user.id);
-    t.server.live.checkSessions();
+    await t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4403, reason: "your role no longer reads telemetry" });
   });
 
@@ -291,9 +291,9 @@ describe("live telemetry stream: expiry", () => {
     const user = await t.userWithRole("operador");
     const { ws } = await mustOpen(t.baseUrl, { token: user.token });
     const closing = closed(ws);
-    t.server.live.checkSessions();
+    await t.server.live.checkSessions();
     t.clock.advance(15 * 60 * 1000 + 1000);
-    t.server.live.checkSessions();
+    await t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4401, reason: "access token expired" });
   });
 });

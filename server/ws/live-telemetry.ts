@@ -71,7 +71,7 @@ export class LiveTelemetry {
     events.on("accessChanged", this.#onAccessChanged);
     this.#timers = [
       setInterval(() => this.heartbeat(), this.#options.pingIntervalMs).unref(),
-      setInterval(() => this.checkSessions(), this.#options.sessionCheckIntervalMs).unref(),
+      setInterval(() => void this.#checkSessionsQuietly(), this.#options.sessionCheckIntervalMs).unref(),
     ];
     registerStreamMetrics(this.#ctx.metrics, () => this.stats());
   }
@@ -148,7 +148,7 @@ export class LiveTelemetry {
    * an expired access token or an ended session closes with 4401; the user's role and project
    * assignment are read again, and a project_id filter the user may no longer see closes with 4403.
    */
-  checkSessions(): void {
+  async checkSessions(): Promise<void> {
     const now = this.#ctx.clock.now().getTime();
     const scopes = new Map<string, SessionScope | null>();
     for (const client of [...this.#clients]) {
@@ -159,8 +159,10 @@ export class LiveTelemetry {
       }
       let scope = scopes.get(client.sessionId);
       if (scope === undefined) {
-        scope = liveSessionScope(this.#ctx, client.sessionId);
+        scope = await liveSessionScope(this.#ctx, client.sessionId);
         scopes.set(client.sessionId, scope);
+        // It may have gone while the store answered.
+        if (client.closed) continue;
       }
       if (!scope) {
         this.#close(client, CloseCode.Unauthorized, "session ended");
@@ -178,6 +180,17 @@ export class LiveTelemetry {
         continue;
       }
       this.#subscribers.add(client);
+    }
+  }
+
+  /** checkSessions from a timer or an event: a failure is logged, and the next check tries again. */
+  async #checkSessionsQuietly(): Promise<void> {
+    try {
+      await this.checkSessions();
+    } catch (err) {
+      this.#ctx.logger.error("live stream session check failed", {
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
 
@@ -199,7 +212,7 @@ export class LiveTelemetry {
 
   /** A role or assignment change applies at once, not at the next periodic check. */
   readonly #onAccessChanged = (): void => {
-    this.checkSessions();
+    void this.#checkSessionsQuietly();
   };
 
   /** A committed batch: one message per asset and instant, built only when a client wants its project. */
@@ -217,7 +230,7 @@ export class LiveTelemetry {
   readonly #onSessionRevoked = ({ sessionId, userId }: RevokedSession): void => {
     // Both null: a session was revoked without saying which (refresh token reuse); check them all.
     if (sessionId === null && userId === null) {
-      this.checkSessions();
+      void this.#checkSessionsQuietly();
       return;
     }
     for (const client of [...this.#clients]) {

@@ -1,12 +1,10 @@
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import type { AlarmNotice, TelemetryEvent } from "../../services/events.ts";
-import { projects } from "../../store/sqlite/schema/index.ts";
 import { loadFieldModel } from "./field-model.ts";
 import type { HmiPublish } from "./hmi-access.ts";
 import { HmiProject } from "./hmi-project.ts";
 import { ProjectNamesCache } from "./project-names.ts";
-import { nextBdSeq } from "./sparkplug/bd-seq.ts";
 import { DEFAULT_EDGE_NODE_OPTIONS, type EdgeNodeOptions, SparkplugEdgeNode } from "./sparkplug/edge-node.ts";
 import { flushUns } from "./uns-namespace.ts";
 
@@ -32,7 +30,8 @@ export const DEFAULT_HMI_OPTIONS: HmiNamespacesOptions = {
   unsFlushMs: 1_000,
 };
 
-type Entry = { project: HmiProject; node: SparkplugEdgeNode; stale: boolean };
+/** `stale`: the project changed, and its model is read again (`reloading`) before it publishes more. */
+type Entry = { project: HmiProject; node: SparkplugEdgeNode; stale: boolean; reloading: boolean };
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -45,6 +44,9 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  * Lifecycle: the constructor only assigns; start() loads every project (so the unified
  * namespace holds its retained values again after a restart), subscribes and starts the flush
  * timer; stop() publishes each live node's NDEATH and waits for it before the broker closes.
+ *
+ * A project is read through the store, asynchronously: the events of one project are taken in the
+ * order they came, each once its project is loaded (#whenLoaded).
  */
 export class HmiNamespaces {
   /** How HMIs address each project; the broker's access checks read it. */
@@ -53,6 +55,12 @@ export class HmiNamespaces {
   readonly #publish: RawPublish;
   readonly #options: HmiNamespacesOptions;
   readonly #entries = new Map<string, Entry>();
+  /** Projects being read, so that two events load one once. */
+  readonly #loading = new Map<string, Promise<Entry | undefined>>();
+  /** Per project, the event work not done yet, chained in the order the events came. */
+  readonly #queues = new Map<string, Promise<void>>();
+  /** Deleted projects: a read that started before the deletion must not bring one back. */
+  readonly #gone = new Set<string>();
   readonly #inflight = new Set<Promise<void>>();
   /** Sparkplug messages not yet delivered (see maxUndelivered). */
   #undelivered = 0;
@@ -64,13 +72,13 @@ export class HmiNamespaces {
     this.#ctx = ctx;
     this.#publish = publish;
     this.#options = { ...DEFAULT_HMI_OPTIONS, ...options };
-    this.names = new ProjectNamesCache(ctx);
+    this.names = new ProjectNamesCache(ctx.store.field);
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.#timer) return;
-    const { events } = this.#ctx;
-    for (const { id } of this.#ctx.db.select({ id: projects.id }).from(projects).all()) this.#entry(id);
+    const { events, store } = this.#ctx;
+    for (const { id } of await store.field.projects()) await this.#ensure(id);
     events.on("telemetry", this.observe);
     events.on("agentStatus", this.#onAgentStatus);
     events.on("agentHeartbeat", this.#onHeartbeat);
@@ -94,6 +102,7 @@ export class HmiNamespaces {
     events.off("projectDeleted", this.#onProjectDeleted);
     // An edge node that disconnects on purpose says so with its NDEATH [tck-id-payloads-ndeath-will-message-publisher].
     const now = this.#now();
+    await Promise.all([...this.#queues.values(), ...this.#loading.values()]);
     for (const { node } of this.#entries.values()) node.stop(now);
     await Promise.all([...this.#inflight]);
     this.#entries.clear();
@@ -116,10 +125,10 @@ export class HmiNamespaces {
 
   /** A publish of an HMI, allowed by hmi-access.ts: a Rebirth, or its primary host's STATE. */
   published(projectId: string, action: HmiPublish): void {
-    const entry = this.#entry(projectId);
-    if (!entry) return;
-    if (action.kind === "rebirth") entry.node.rebirth();
-    else if (action.kind === "state") entry.node.hostState(action.hostId, action.state);
+    this.#whenLoaded(projectId, (entry) => {
+      if (action.kind === "rebirth") entry.node.rebirth();
+      else if (action.kind === "state") entry.node.hostState(action.hostId, action.state);
+    });
   }
 
   /** Publishes what is due (the timer calls it; tests may too). */
@@ -129,7 +138,10 @@ export class HmiNamespaces {
     if (uns) this.#lastUns = now;
     for (const [projectId, entry] of this.#entries) {
       try {
-        if (entry.stale && !this.#reload(projectId, entry, now)) continue;
+        if (entry.stale) {
+          this.#reload(projectId, entry);
+          continue;
+        }
         entry.node.flush(now, this.#undelivered < this.#options.maxUndelivered);
         if (uns) flushUns(entry.project, this.#retained);
         this.#reportDropped(projectId, entry);
@@ -142,44 +154,74 @@ export class HmiNamespaces {
     }
   }
 
-  #entry(projectId: string): Entry | undefined {
+  /** The project's entry, read first when it is not loaded; undefined when the project is gone. */
+  #ensure(projectId: string): Promise<Entry | undefined> {
     const known = this.#entries.get(projectId);
-    if (known) return known;
-    const names = this.names.get(projectId);
-    const model = names && loadFieldModel(this.#ctx, projectId);
-    if (!names || !model) return undefined;
+    if (known) return Promise.resolve(known);
+    let loading = this.#loading.get(projectId);
+    if (!loading) {
+      loading = this.#load(projectId).finally(() => this.#loading.delete(projectId));
+      this.#loading.set(projectId, loading);
+    }
+    return loading;
+  }
+
+  async #load(projectId: string): Promise<Entry | undefined> {
+    const names = await this.names.load(projectId);
+    const model = names && (await loadFieldModel(this.#ctx.store.hmi, projectId));
+    if (!names || !model || this.#gone.has(projectId)) return undefined;
     const project = new HmiProject(names, model);
-    const node = new SparkplugEdgeNode(
-      project,
-      this.#sparkplug,
-      () => nextBdSeq(this.#ctx, projectId),
-      this.#options,
-    );
-    const entry = { project, node, stale: false };
+    const node = new SparkplugEdgeNode(project, this.#sparkplug, this.#options);
+    const entry = { project, node, stale: false, reloading: false };
     this.#entries.set(projectId, entry);
     return entry;
   }
 
-  /** Re-reads the project after a change; false when it is gone. */
-  #reload(projectId: string, entry: Entry, now: number): boolean {
-    entry.stale = false;
-    this.names.forget(projectId);
-    const names = this.names.get(projectId);
-    const model = names && loadFieldModel(this.#ctx, projectId);
-    if (!names || !model) {
-      this.#remove(projectId, entry, now);
-      return false;
-    }
-    const previous = entry.project.names;
-    entry.project.apply(names, model);
-    if (
-      previous.group !== names.group ||
-      previous.edgeNodeId !== names.edgeNodeId ||
-      previous.primaryHostId !== names.primaryHostId
-    ) {
-      entry.node.namesChanged(now, previous);
-    }
-    return true;
+  /** Runs `work` on the project's entry once it is loaded, after the work of earlier events. */
+  #whenLoaded(projectId: string, work: (entry: Entry) => void | Promise<void>): void {
+    const previous = this.#queues.get(projectId) ?? Promise.resolve();
+    const next = previous
+      .then(async () => {
+        const entry = await this.#ensure(projectId);
+        if (entry) await work(entry);
+      })
+      .catch((err: unknown) =>
+        this.#ctx.logger.error("HMI namespaces: event not taken", {
+          project_id: projectId,
+          error: errorText(err),
+        }),
+      );
+    this.#queues.set(projectId, next);
+    void next.then(() => {
+      if (this.#queues.get(projectId) === next) this.#queues.delete(projectId);
+    });
+  }
+
+  /** Reads the project again after a change, then publishes under what changed; it is removed when gone. */
+  #reload(projectId: string, entry: Entry): void {
+    if (entry.reloading) return;
+    entry.reloading = true;
+    this.#whenLoaded(projectId, async () => {
+      entry.stale = false;
+      const names = await this.names.load(projectId);
+      const model = names && (await loadFieldModel(this.#ctx.store.hmi, projectId));
+      entry.reloading = false;
+      if (this.#entries.get(projectId) !== entry) return; // deleted meanwhile
+      const now = this.#now();
+      if (!names || !model) {
+        this.#remove(projectId, entry, now);
+        return;
+      }
+      const previous = entry.project.names;
+      entry.project.apply(names, model);
+      if (
+        previous.group !== names.group ||
+        previous.edgeNodeId !== names.edgeNodeId ||
+        previous.primaryHostId !== names.primaryHostId
+      ) {
+        entry.node.namesChanged(now, previous);
+      }
+    });
   }
 
   #remove(projectId: string, entry: Entry, now: number): void {
@@ -191,10 +233,12 @@ export class HmiNamespaces {
   }
 
   readonly #onAgentStatus = ({ projectId, status }: { projectId: string; status: "online" | "offline" }) => {
-    const entry = this.#entry(projectId);
-    if (!entry) return;
-    if (status === "online") entry.node.agentOnline();
-    else entry.node.agentOffline(this.#now());
+    this.#whenLoaded(projectId, async (entry) => {
+      if (status === "offline") entry.node.agentOffline(this.#now());
+      // A new session takes the next bdSeq, stored before the NBIRTH uses it.
+      else if (!entry.node.agentIsOnline)
+        entry.node.agentOnline(await this.#ctx.store.hmi.nextBdSeq(projectId));
+    });
   };
 
   readonly #onHeartbeat = ({
@@ -204,11 +248,13 @@ export class HmiNamespaces {
     projectId: string;
     heartbeat: Payload<"heartbeat">;
   }) => {
-    this.#entry(projectId)?.project.setNodeInfo({
-      agentVersion: heartbeat.agent_version,
-      configVersion: heartbeat.config.version,
-      bufferPoints: heartbeat.buffer.points,
-    });
+    this.#whenLoaded(projectId, (entry) =>
+      entry.project.setNodeInfo({
+        agentVersion: heartbeat.agent_version,
+        configVersion: heartbeat.config.version,
+        bufferPoints: heartbeat.buffer.points,
+      }),
+    );
   };
 
   readonly #onAlarm = ({ event, alarm }: AlarmNotice): void => {
@@ -219,14 +265,21 @@ export class HmiNamespaces {
   };
 
   readonly #onConfigChanged = ({ projectId }: { projectId: string }): void => {
-    // Access checks see the new names at once; the model is read again at the next flush.
-    this.names.forget(projectId);
+    // Access checks get the new names as soon as they are read; the model is read again at the
+    // next flush (a new project is loaded now).
+    this.names.load(projectId).catch((err: unknown) =>
+      this.#ctx.logger.error("HMI namespaces: project names not read", {
+        project_id: projectId,
+        error: errorText(err),
+      }),
+    );
     const entry = this.#entries.get(projectId);
     if (entry) entry.stale = true;
-    else this.#entry(projectId);
+    else this.#whenLoaded(projectId, () => {});
   };
 
   readonly #onProjectDeleted = ({ projectId }: { projectId: string }): void => {
+    this.#gone.add(projectId);
     const entry = this.#entries.get(projectId);
     if (entry) this.#remove(projectId, entry, this.#now());
     this.names.forget(projectId);

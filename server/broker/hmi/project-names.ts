@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { SPARKPLUG_NAMESPACE, sparkplugTopics, UNS_ROOT } from "../../../shared/mqtt/hmi-topics.ts";
-import type { ServiceContext } from "../../services/context.ts";
-import { projects } from "../../store/sqlite/schema/index.ts";
+import type { FieldStore } from "../../store/ports/field-store.ts";
 
 /** How HMIs address one project: its Sparkplug group and node, primary host, and UNS level. */
 export type ProjectNames = {
@@ -21,41 +19,40 @@ export type ProjectNames = {
 };
 
 /**
- * Project names by id, read from the database once and kept until forget() (the HMI namespaces
- * call it on every change of the project). The broker's access checks read it per message: a Map
- * lookup, no database access.
+ * Project names by id, for the broker's access checks, which read them per message: a Map lookup,
+ * no database access. load() reads a project's names (start-up loads every project, a change
+ * loads them again); until a new load answers, the previous names stand.
  */
 export class ProjectNamesCache {
-  readonly #ctx: ServiceContext;
+  readonly #field: FieldStore;
   readonly #byId = new Map<string, ProjectNames>();
 
-  constructor(ctx: ServiceContext) {
-    this.#ctx = ctx;
+  constructor(field: FieldStore) {
+    this.#field = field;
   }
 
-  /** The project's names; undefined when it does not exist. */
+  /** The project's names; undefined when it does not exist or is not loaded. */
   get(projectId: string): ProjectNames | undefined {
-    const known = this.#byId.get(projectId);
-    if (known) return known;
-    const row = this.#ctx.db
-      .select({
-        slug: projects.slug,
-        edgeNodeId: projects.sparkplugEdgeNodeId,
-        primaryHostId: projects.sparkplugPrimaryHostId,
-      })
-      .from(projects)
-      .where(eq(projects.id, projectId))
-      .get();
-    if (!row) return undefined;
+    return this.#byId.get(projectId);
+  }
+
+  /** Reads the project's names again; undefined (and forgotten) when it does not exist. */
+  async load(projectId: string): Promise<ProjectNames | undefined> {
+    const row = await this.#field.project(projectId);
+    if (!row) {
+      this.#byId.delete(projectId);
+      return undefined;
+    }
     const names: ProjectNames = {
       projectId,
       group: row.slug,
-      edgeNodeId: row.edgeNodeId,
-      primaryHostId: row.primaryHostId,
+      edgeNodeId: row.sparkplugEdgeNodeId,
+      primaryHostId: row.sparkplugPrimaryHostId,
       sparkplugPrefix: `${SPARKPLUG_NAMESPACE}/${row.slug}/`,
       unsPrefix: `${UNS_ROOT}/${row.slug}/`,
-      ncmdTopic: sparkplugTopics.node(row.slug, "NCMD", row.edgeNodeId),
-      stateTopic: row.primaryHostId === null ? null : sparkplugTopics.state(row.primaryHostId),
+      ncmdTopic: sparkplugTopics.node(row.slug, "NCMD", row.sparkplugEdgeNodeId),
+      stateTopic:
+        row.sparkplugPrimaryHostId === null ? null : sparkplugTopics.state(row.sparkplugPrimaryHostId),
     };
     this.#byId.set(projectId, names);
     return names;

@@ -22,8 +22,8 @@ const route = createRoute({
 
 export function mountLogout(router: Router, ctx: ServiceContext): void {
   router.use(route.path, requireAuth(ctx));
-  router.openapi(route, (c) => {
-    revokeSession(ctx, c.get("auth").sessionId, "logout");
+  router.openapi(route, async (c) => {
+    await revokeSession(ctx, c.get("auth").sessionId, "logout");
     clearRefreshCookie(c, ctx.config);
     return c.json({ message: "logged out" }, 200);
   });

@@ -30,7 +30,7 @@ export function mountRefresh(router: Router, ctx: ServiceContext): void {
     if (!presented) throw new AppError("Unauthorized", "no refresh cookie");
     try {
       const issued = await rotateRefreshToken(ctx, presented);
-      const { user, projects } = getUserWithProjects(ctx, issued.userId);
+      const { user, projects } = await getUserWithProjects(ctx, issued.userId);
       setRefreshCookie(c, ctx.config, issued.refreshToken);
       return c.json(loginBody(issued.accessToken, user.role, projects), 200);
     } catch (err) {

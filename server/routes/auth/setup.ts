@@ -30,12 +30,15 @@ const registerRoute = createRoute({
 });
 
 export function mountSetup(router: Router, ctx: ServiceContext): void {
-  router.openapi(statusRoute, (c) => c.json(setupStatus(ctx), 200));
+  router.openapi(statusRoute, async (c) => c.json(await setupStatus(ctx), 200));
   router.openapi(registerRoute, async (c) => {
     const { email, name, password } = c.req.valid("json");
     const user = await registerFirstUser(ctx, { email, name, password });
     const tokens = await startSession(ctx, user, clientInfo(c));
     setRefreshCookie(c, ctx.config, tokens.refreshToken);
-    return c.json(loginBody(tokens.accessToken, user.role, visibleProjectSummaries(ctx, user)), 201);
+    return c.json(
+      loginBody(tokens.accessToken, user.role, await visibleProjectSummaries(ctx.store, user)),
+      201,
+    );
   });
 }

@@ -25,8 +25,8 @@ const route = createRoute({
 
 export function mountTwoFactorEnable(router: Router, ctx: ServiceContext): void {
   router.use(route.path, requireAuth(ctx));
-  router.openapi(route, (c) => {
-    const codes = enableTwoFactor(ctx, c.get("auth"), c.req.valid("json").code);
+  router.openapi(route, async (c) => {
+    const codes = await enableTwoFactor(ctx, c.get("auth"), c.req.valid("json").code);
     return c.json({ recovery_codes: codes }, 200);
   });
 }

@@ -24,8 +24,8 @@ const route = createRoute({
 
 export function mountTwoFactorRecoveryCodes(router: Router, ctx: ServiceContext): void {
   router.use(route.path, requireAuth(ctx));
-  router.openapi(route, (c) => {
-    const codes = regenerateRecoveryCodes(ctx, c.get("auth"), c.req.valid("json").code);
+  router.openapi(route, async (c) => {
+    const codes = await regenerateRecoveryCodes(ctx, c.get("auth"), c.req.valid("json").code);
     return c.json({ recovery_codes: codes }, 200);
   });
 }

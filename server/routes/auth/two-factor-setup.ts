@@ -24,5 +24,5 @@ const route = createRoute({
 
 export function mountTwoFactorSetup(router: Router, ctx: ServiceContext): void {
   router.use(route.path, requireAuth(ctx));
-  router.openapi(route, (c) => c.json(beginTwoFactorSetup(ctx, c.get("auth")), 200));
+  router.openapi(route, async (c) => c.json(await beginTwoFactorSetup(ctx, c.get("auth")), 200));
 }

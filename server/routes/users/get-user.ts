@@ -20,5 +20,5 @@ const route = createRoute({
 });
 
 export function mountGetUser(router: Router, ctx: ServiceContext): void {
-  router.openapi(route, (c) => c.json(getUserDto(ctx, c.req.valid("param").id), 200));
+  router.openapi(route, async (c) => c.json(await getUserDto(ctx, c.req.valid("param").id), 200));
 }

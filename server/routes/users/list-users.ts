@@ -19,5 +19,5 @@ const route = createRoute({
 });
 
 export function mountListUsers(router: Router, ctx: ServiceContext): void {
-  router.openapi(route, (c) => c.json(listUsers(ctx), 200));
+  router.openapi(route, async (c) => c.json(await listUsers(ctx), 200));
 }

@@ -23,8 +23,8 @@ const route = createRoute({
 });
 
 export function mountSetUserProjects(router: Router, ctx: ServiceContext): void {
-  router.openapi(route, (c) => {
-    const user = setUserProjects(
+  router.openapi(route, async (c) => {
+    const user = await setUserProjects(
       ctx,
       c.get("auth"),
       c.req.valid("param").id,

@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { recoveryCodes, users } from "../../store/sqlite/schema/index.ts";
+import type { IdentityStore } from "../../store/ports/identity-store.ts";
+import type { UserRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProjectSummaries } from "../users/user-dto.ts";
 import { decoyHash, verifyPassword } from "./passwords.ts";
@@ -22,8 +22,6 @@ export const LOCKOUT_FAILURES = 5;
 export const LOCKOUT_WINDOW_MS = 15 * 60_000;
 export const LOCKOUT_DURATION_MS = 30 * 60_000;
 
-type UserRow = typeof users.$inferSelect;
-
 export type LoginResult = IssuedTokens & {
   user: UserRow;
   projects: { id: string; name: string }[];
@@ -37,7 +35,7 @@ export async function login(
   client: { ip?: string | undefined; userAgent?: string | undefined },
 ): Promise<LoginResult> {
   const email = input.email.trim().toLowerCase();
-  const user = ctx.db.select().from(users).where(eq(users.email, email)).get();
+  const user = await ctx.store.identity.userByEmail(email);
   // Exactly one argon2 verification on every path (unknown email: a decoy hash; locked: the real
   // one, its result unused), so the answer time tells none of them apart.
   const passwordOk = await verifyPassword(user?.passwordHash ?? (await decoyHash()), input.password);
@@ -49,15 +47,15 @@ export async function login(
   if (!passwordOk) throw badCredentials();
   if (!user.isActive) throw new AppError("Unauthorized", "this account is disabled");
 
-  if (user.twoFactorEnabled) secondFactor(ctx, user, input);
+  if (user.twoFactorEnabled) await secondFactor(ctx, user, input);
 
   const tokens = await startSession(ctx, user, client);
-  return { ...tokens, user, projects: visibleProjectSummaries(ctx, user) };
+  return { ...tokens, user, projects: await visibleProjectSummaries(ctx.store, user) };
 }
 
-function secondFactor(ctx: ServiceContext, user: UserRow, input: LoginInput): void {
+async function secondFactor(ctx: ServiceContext, user: UserRow, input: LoginInput): Promise<void> {
   if (input.recovery_code) {
-    consumeRecoveryCode(ctx.db, user.id, input.recovery_code);
+    await consumeRecoveryCode(ctx.store.identity, user.id, input.recovery_code);
     return;
   }
   if (!input.totp_code) {
@@ -65,56 +63,55 @@ function secondFactor(ctx: ServiceContext, user: UserRow, input: LoginInput): vo
       extra: { requires_2fa: true },
     });
   }
-  checkTotp(ctx, user.id, input.totp_code);
+  await checkTotp(ctx, user.id, input.totp_code);
 }
 
 /**
  * Verifies a TOTP code for a user with two-factor enabled, with replay protection (spec §5.7)
- * and the failure counter (§5.6). Runs in one synchronous transaction on the freshest row;
- * `onSuccess` runs inside that same transaction, so the change a code authorises commits
+ * and the failure counter (§5.6). Runs in one store transaction on the freshest row; `onSuccess`
+ * runs inside that same transaction (with its ports), so the change a code authorises commits
  * together with the step it consumed, or neither does.
  */
-export function checkTotp(ctx: ServiceContext, userId: string, code: string): void;
+export function checkTotp(ctx: ServiceContext, userId: string, code: string): Promise<void>;
 export function checkTotp<T>(
   ctx: ServiceContext,
   userId: string,
   code: string,
-  onSuccess: (tx: DbOrTx) => T,
-): T;
-export function checkTotp<T>(
+  onSuccess: (tx: StorePorts) => Promise<T>,
+): Promise<T>;
+export async function checkTotp<T>(
   ctx: ServiceContext,
   userId: string,
   code: string,
-  onSuccess?: (tx: DbOrTx) => T,
-): T | undefined {
+  onSuccess?: (tx: StorePorts) => Promise<T>,
+): Promise<T | undefined> {
   const now = ctx.clock.now();
-  const outcome = ctx.db.transaction((tx) => {
-    const u = tx.select().from(users).where(eq(users.id, userId)).get();
+  const outcome = await ctx.store.transaction(async (tx) => {
+    const u = await tx.identity.user(userId);
     if (!u?.twoFactorEnabled || !u.twoFactorSecretEncrypted) return { kind: "failed" } as const;
     if (u.totpLockedUntil && u.totpLockedUntil > now)
       return { kind: "locked", until: u.totpLockedUntil } as const;
     const secret = open(ctx.keys.totp, u.twoFactorSecretEncrypted, u.id);
     const step = verifyTotp(secret, code, now, u.lastTotpStepUsed);
     if (step !== null) {
-      tx.update(users)
-        .set({ lastTotpStepUsed: step, totpFailedAttempts: 0, totpFirstFailureAt: null, updatedAt: now })
-        .where(eq(users.id, u.id))
-        .run();
-      return { kind: "ok", value: onSuccess?.(tx) } as const;
+      await tx.identity.updateUser(u.id, {
+        lastTotpStepUsed: step,
+        totpFailedAttempts: 0,
+        totpFirstFailureAt: null,
+        updatedAt: now,
+      });
+      return { kind: "ok", value: await onSuccess?.(tx) } as const;
     }
     const windowOpen =
       u.totpFirstFailureAt && now.getTime() - u.totpFirstFailureAt.getTime() < LOCKOUT_WINDOW_MS;
     const failures = windowOpen ? u.totpFailedAttempts + 1 : 1;
     const locked = failures >= LOCKOUT_FAILURES;
-    tx.update(users)
-      .set({
-        totpFailedAttempts: locked ? 0 : failures,
-        totpFirstFailureAt: locked ? null : windowOpen ? u.totpFirstFailureAt : now,
-        totpLockedUntil: locked ? new Date(now.getTime() + LOCKOUT_DURATION_MS) : u.totpLockedUntil,
-        updatedAt: now,
-      })
-      .where(eq(users.id, u.id))
-      .run();
+    await tx.identity.updateUser(u.id, {
+      totpFailedAttempts: locked ? 0 : failures,
+      totpFirstFailureAt: locked ? null : windowOpen ? u.totpFirstFailureAt : now,
+      totpLockedUntil: locked ? new Date(now.getTime() + LOCKOUT_DURATION_MS) : u.totpLockedUntil,
+      updatedAt: now,
+    });
     return { kind: "failed" } as const;
   });
   if (outcome.kind === "locked") throw accountLocked(outcome.until);
@@ -123,13 +120,12 @@ export function checkTotp<T>(
 }
 
 /** Deletes the matching recovery code (spec §3: the record is consumed); 401 RecoveryCodeInvalid if none. */
-export function consumeRecoveryCode(db: DbOrTx, userId: string, code: string): void {
-  const deleted = db
-    .delete(recoveryCodes)
-    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code))))
-    .returning({ id: recoveryCodes.id })
-    .all();
-  if (deleted.length === 0) {
+export async function consumeRecoveryCode(
+  identity: IdentityStore,
+  userId: string,
+  code: string,
+): Promise<void> {
+  if (!(await identity.consumeRecoveryCode(userId, hashRecoveryCode(code)))) {
     throw new AppError("RecoveryCodeInvalid", "the recovery code is not valid or was already used");
   }
 }

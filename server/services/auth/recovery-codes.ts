@@ -1,7 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { recoveryCodes } from "../../store/sqlite/schema/index.ts";
+import type { IdentityStore } from "../../store/ports/identity-store.ts";
 import { sha256Hex } from "./tokens.ts";
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -21,16 +19,18 @@ export function hashRecoveryCode(code: string): string {
 }
 
 /**
- * Replaces every recovery code of the user inside the caller's transaction; returns the new
- * ones in clear, to be shown once. Only their SHA-256 hashes are stored.
+ * Replaces every recovery code of the user (call it with the caller's transaction's port);
+ * returns the new ones in clear, to be shown once. Only their SHA-256 hashes are stored.
  */
-export function issueRecoveryCodes(db: DbOrTx, userId: string, now: Date): string[] {
+export async function issueRecoveryCodes(
+  identity: IdentityStore,
+  userId: string,
+  now: Date,
+): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  db.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId)).run();
-  for (const code of codes) {
-    db.insert(recoveryCodes)
-      .values({ id: randomUUID(), userId, codeHash: hashRecoveryCode(code), createdAt: now })
-      .run();
-  }
+  await identity.replaceRecoveryCodes(
+    userId,
+    codes.map((code) => ({ id: randomUUID(), codeHash: hashRecoveryCode(code), createdAt: now })),
+  );
   return codes;
 }

@@ -1,6 +1,4 @@
-import { count } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { createUser, type NewUser } from "../users/create-user.ts";
 
@@ -17,8 +15,8 @@ export async function registerUser(ctx: ServiceContext, input: NewUser) {
     throw new AppError("Forbidden", `self-registration may not grant the ${input.role} role`);
   }
   return createUser(ctx, input, {
-    precondition: (tx) => {
-      if ((tx.select({ n: count() }).from(users).get()?.n ?? 0) === 0) {
+    precondition: async (tx) => {
+      if ((await tx.identity.userCount()) === 0) {
         throw new AppError(
           "RegistrationDisabled",
           "initial setup is not done; create the first account with POST /api/auth/setup/register",

@@ -1,14 +1,14 @@
-import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
+import type { AuditStore } from "../../store/ports/audit-store.ts";
 
 /** Two-factor changes are user changes: they go to the audit log, never with secrets or codes. */
 export function auditTwoFactor(
-  tx: DbOrTx,
+  audit: AuditStore,
   userId: string,
   at: Date,
   before: Record<string, unknown>,
   after: Record<string, unknown>,
-): void {
-  appendAudit(tx, {
+): Promise<void> {
+  return audit.append({
     at,
     userId,
     projectId: null,

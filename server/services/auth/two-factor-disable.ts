@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { recoveryCodes, users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
 import { accountLocked } from "./login.ts";
@@ -20,7 +18,7 @@ export async function disableTwoFactor(
   auth: AuthContext,
   input: { password: string; code: string },
 ): Promise<void> {
-  const u = ctx.db.select().from(users).where(eq(users.id, auth.userId)).get();
+  const u = await ctx.store.identity.user(auth.userId);
   if (!u) throw new AppError("Unauthorized", "the account no longer exists");
   if (!u.twoFactorEnabled) throw twoFactorNotEnabled();
   // As at login (spec §5.6): a locked account answers AccountLocked before the password is looked at.
@@ -28,22 +26,19 @@ export async function disableTwoFactor(
   if (!(await verifyPassword(u.passwordHash, input.password))) {
     throw new AppError("InvalidCredentials", "the password is incorrect");
   }
-  withSecondFactor(ctx, u.id, input.code, (tx) => {
+  await withSecondFactor(ctx, u.id, input.code, async (tx) => {
     const now = ctx.clock.now();
-    tx.update(users)
-      .set({
-        twoFactorEnabled: false,
-        twoFactorSecretEncrypted: null,
-        twoFactorPendingSecretEncrypted: null,
-        lastTotpStepUsed: null,
-        totpFailedAttempts: 0,
-        totpFirstFailureAt: null,
-        totpLockedUntil: null,
-        updatedAt: now,
-      })
-      .where(eq(users.id, u.id))
-      .run();
-    tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, u.id)).run();
-    auditTwoFactor(tx, u.id, now, { two_factor_enabled: true }, { two_factor_enabled: false });
+    await tx.identity.updateUser(u.id, {
+      twoFactorEnabled: false,
+      twoFactorSecretEncrypted: null,
+      twoFactorPendingSecretEncrypted: null,
+      lastTotpStepUsed: null,
+      totpFailedAttempts: 0,
+      totpFirstFailureAt: null,
+      totpLockedUntil: null,
+      updatedAt: now,
+    });
+    await tx.identity.replaceRecoveryCodes(u.id, []);
+    await auditTwoFactor(tx.audit, u.id, now, { two_factor_enabled: true }, { two_factor_enabled: false });
   });
 }

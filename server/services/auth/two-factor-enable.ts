@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
 import { issueRecoveryCodes } from "./recovery-codes.ts";
@@ -14,10 +12,14 @@ import { twoFactorAlreadyEnabled } from "./two-factor-setup.ts";
  * stored as last_totp_step_used (spec §5.7), so the same code cannot then log in. Returns the
  * recovery codes, in clear this once.
  */
-export function enableTwoFactor(ctx: ServiceContext, auth: AuthContext, code: string): string[] {
+export async function enableTwoFactor(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  code: string,
+): Promise<string[]> {
   const now = ctx.clock.now();
-  const outcome = ctx.db.transaction((tx) => {
-    const u = tx.select().from(users).where(eq(users.id, auth.userId)).get();
+  const outcome = await ctx.store.transaction(async (tx) => {
+    const u = await tx.identity.user(auth.userId);
     if (!u) throw new AppError("Unauthorized", "the account no longer exists");
     if (u.twoFactorEnabled) throw twoFactorAlreadyEnabled();
     if (!u.twoFactorPendingSecretEncrypted) {
@@ -27,21 +29,18 @@ export function enableTwoFactor(ctx: ServiceContext, auth: AuthContext, code: st
     // A new secret starts a new replay history.
     const step = verifyTotp(secret, code, now, null);
     if (step === null) return null;
-    tx.update(users)
-      .set({
-        twoFactorEnabled: true,
-        twoFactorSecretEncrypted: u.twoFactorPendingSecretEncrypted,
-        twoFactorPendingSecretEncrypted: null,
-        lastTotpStepUsed: step,
-        totpFailedAttempts: 0,
-        totpFirstFailureAt: null,
-        totpLockedUntil: null,
-        updatedAt: now,
-      })
-      .where(eq(users.id, u.id))
-      .run();
-    const codes = issueRecoveryCodes(tx, u.id, now);
-    auditTwoFactor(tx, u.id, now, { two_factor_enabled: false }, { two_factor_enabled: true });
+    await tx.identity.updateUser(u.id, {
+      twoFactorEnabled: true,
+      twoFactorSecretEncrypted: u.twoFactorPendingSecretEncrypted,
+      twoFactorPendingSecretEncrypted: null,
+      lastTotpStepUsed: step,
+      totpFailedAttempts: 0,
+      totpFirstFailureAt: null,
+      totpLockedUntil: null,
+      updatedAt: now,
+    });
+    const codes = await issueRecoveryCodes(tx.identity, u.id, now);
+    await auditTwoFactor(tx.audit, u.id, now, { two_factor_enabled: false }, { two_factor_enabled: true });
     return codes;
   });
   // Setup is not a login: a wrong code here does not count towards the lockout.

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
 import { issueRecoveryCodes } from "./recovery-codes.ts";
@@ -9,19 +7,19 @@ import { twoFactorNotEnabled } from "./two-factor-disable.ts";
 import { withSecondFactor } from "./two-factor-verify.ts";
 
 /** Replaces every recovery code after a second factor (TOTP or recovery code) checks out. */
-export function regenerateRecoveryCodes(ctx: ServiceContext, auth: AuthContext, code: string): string[] {
-  const u = ctx.db
-    .select({ enabled: users.twoFactorEnabled })
-    .from(users)
-    .where(eq(users.id, auth.userId))
-    .get();
+export async function regenerateRecoveryCodes(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  code: string,
+): Promise<string[]> {
+  const u = await ctx.store.identity.user(auth.userId);
   if (!u) throw new AppError("Unauthorized", "the account no longer exists");
-  if (!u.enabled) throw twoFactorNotEnabled();
-  return withSecondFactor(ctx, auth.userId, code, (tx) => {
+  if (!u.twoFactorEnabled) throw twoFactorNotEnabled();
+  return withSecondFactor(ctx, auth.userId, code, async (tx) => {
     const now = ctx.clock.now();
-    const codes = issueRecoveryCodes(tx, auth.userId, now);
-    auditTwoFactor(
-      tx,
+    const codes = await issueRecoveryCodes(tx.identity, auth.userId, now);
+    await auditTwoFactor(
+      tx.audit,
       auth.userId,
       now,
       { two_factor_enabled: true },

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import type { AuthContext } from "./auth-context.ts";
 import { seal } from "./secret-box.ts";
@@ -14,25 +12,18 @@ export const twoFactorAlreadyEnabled = () =>
  * authenticator holds it. A second call replaces the pending secret. Spec §5.8: only the
  * AES-256-GCM ciphertext is stored, bound to the user id.
  */
-export function beginTwoFactorSetup(
+export async function beginTwoFactorSetup(
   ctx: ServiceContext,
   auth: AuthContext,
-): { secret: string; otpauth_url: string } {
+): Promise<{ secret: string; otpauth_url: string }> {
   const secret = newTotpSecret();
   const sealed = seal(ctx.keys.totp, secret, auth.userId);
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    const u = tx
-      .select({ enabled: users.twoFactorEnabled })
-      .from(users)
-      .where(eq(users.id, auth.userId))
-      .get();
+  await ctx.store.transaction(async (tx) => {
+    const u = await tx.identity.user(auth.userId);
     if (!u) throw new AppError("Unauthorized", "the account no longer exists");
-    if (u.enabled) throw twoFactorAlreadyEnabled();
-    tx.update(users)
-      .set({ twoFactorPendingSecretEncrypted: sealed, updatedAt: now })
-      .where(eq(users.id, auth.userId))
-      .run();
+    if (u.twoFactorEnabled) throw twoFactorAlreadyEnabled();
+    await tx.identity.updateUser(auth.userId, { twoFactorPendingSecretEncrypted: sealed, updatedAt: now });
   });
   return { secret, otpauth_url: totpUri(secret, auth.email) };
 }

@@ -1,6 +1,4 @@
-import { eq } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
+import type { StorePorts } from "../../store/store.ts";
 import type { ServiceContext } from "../context.ts";
 import { accountLocked, checkTotp, consumeRecoveryCode } from "./login.ts";
 
@@ -16,14 +14,14 @@ export function withSecondFactor<T>(
   ctx: ServiceContext,
   userId: string,
   code: string,
-  onSuccess: (tx: DbOrTx) => T,
-): T {
+  onSuccess: (tx: StorePorts) => Promise<T>,
+): Promise<T> {
   if (TOTP_CODE.test(code)) return checkTotp(ctx, userId, code, onSuccess);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    const u = tx.select({ lockedUntil: users.totpLockedUntil }).from(users).where(eq(users.id, userId)).get();
-    if (u?.lockedUntil && u.lockedUntil > now) throw accountLocked(u.lockedUntil);
-    consumeRecoveryCode(tx, userId, code);
+  return ctx.store.transaction(async (tx) => {
+    const u = await tx.identity.user(userId);
+    if (u?.totpLockedUntil && u.totpLockedUntil > now) throw accountLocked(u.totpLockedUntil);
+    await consumeRecoveryCode(tx.identity, userId, code);
     return onSuccess(tx);
   });
 }

@@ -1,8 +1,6 @@
-import { and, count, eq, ne } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import { AppError, forbidden } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
+import type { IdentityStore } from "../../store/ports/identity-store.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 
 /**
@@ -19,20 +17,14 @@ export function assertMayManage(auth: AuthContext, target: { role: Role } | null
  * Refuses a change that would leave no active superadmin: nobody could then manage
  * superadmins or billing administration (spec §5.4) without direct database access.
  */
-export function assertSuperadminRemains(
-  tx: DbOrTx,
+export async function assertSuperadminRemains(
+  identity: IdentityStore,
   target: { id: string; role: Role; isActive: boolean },
   next: { role: Role; isActive: boolean },
-): void {
+): Promise<void> {
   const wasActiveSuperadmin = target.role === "superadmin" && target.isActive;
   const staysActiveSuperadmin = next.role === "superadmin" && next.isActive;
   if (!wasActiveSuperadmin || staysActiveSuperadmin) return;
-  const others =
-    tx
-      .select({ n: count() })
-      .from(users)
-      .where(and(eq(users.role, "superadmin"), eq(users.isActive, true), ne(users.id, target.id)))
-      .get()?.n ?? 0;
-  if (others === 0)
+  if ((await identity.activeSuperadminsOtherThan(target.id)) === 0)
     throw new AppError("Conflict", "the last active superadmin cannot be demoted or deactivated");
 }

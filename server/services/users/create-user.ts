@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { eq } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import { AppError } from "../../errors.ts";
-import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
+import type { UserRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";
 import type { ServiceContext } from "../context.ts";
@@ -15,8 +14,8 @@ export type NewUser = { email: string; name: string; role: Role; password: strin
 export type CreateUserOptions = {
   /** The administrator creating the user; absent for self-service (setup, registration). */
   actor?: AuthContext;
-  /** Checked inside the insert's transaction; throw to refuse. */
-  precondition?: (tx: DbOrTx) => void;
+  /** Checked inside the insert's transaction, with its ports; throw to refuse. */
+  precondition?: (tx: StorePorts) => Promise<void>;
 };
 
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
@@ -25,7 +24,11 @@ export const emailTaken = (email: string) =>
   new AppError("Conflict", `a user with email ${email} already exists`);
 
 /** Inserts a user; 409 when the email is taken. Emails are compared lower-cased. */
-export async function createUser(ctx: ServiceContext, input: NewUser, options: CreateUserOptions = {}) {
+export async function createUser(
+  ctx: ServiceContext,
+  input: NewUser,
+  options: CreateUserOptions = {},
+): Promise<UserRow> {
   if (options.actor) assertMayManage(options.actor, null, input.role);
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(input.password);
@@ -39,12 +42,13 @@ export async function createUser(ctx: ServiceContext, input: NewUser, options: C
     createdAt: now,
     updatedAt: now,
   };
-  // The uniqueness check, insert and audit entry run in one synchronous transaction: no interleaving.
-  return ctx.db.transaction((tx) => {
-    options.precondition?.(tx);
-    if (tx.select({ id: users.id }).from(users).where(eq(users.email, email)).get()) throw emailTaken(email);
-    const created = tx.insert(users).values(row).returning().get();
-    appendAudit(tx, {
+  // The uniqueness check, insert and audit entry run in one transaction: no interleaving. argon2
+  // ran before it.
+  return ctx.store.transaction(async (tx) => {
+    await options.precondition?.(tx);
+    if ((await tx.identity.userIdWithEmail(email)) !== undefined) throw emailTaken(email);
+    const created = await tx.identity.insertUser(row);
+    await tx.audit.append({
       at: now,
       userId: options.actor?.userId ?? created.id,
       projectId: null,

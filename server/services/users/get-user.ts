@@ -1,22 +1,21 @@
-import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
+import type { IdentityStore } from "../../store/ports/identity-store.ts";
+import type { UserRow } from "../../store/rows.ts";
 import type { ServiceContext } from "../context.ts";
 import { type UserDto, userDtoOf, visibleProjectSummaries } from "./user-dto.ts";
 
 /** The user row, or 404. */
-export function getUserRow(db: DbOrTx, userId: string) {
-  const user = db.select().from(users).where(eq(users.id, userId)).get();
+export async function getUserRow(identity: IdentityStore, userId: string): Promise<UserRow> {
+  const user = await identity.user(userId);
   if (!user) throw notFound("user");
   return user;
 }
 
-export function getUserWithProjects(ctx: ServiceContext, userId: string) {
-  const user = getUserRow(ctx.db, userId);
-  return { user, projects: visibleProjectSummaries(ctx, user) };
+export async function getUserWithProjects(ctx: ServiceContext, userId: string) {
+  const user = await getUserRow(ctx.store.identity, userId);
+  return { user, projects: await visibleProjectSummaries(ctx.store, user) };
 }
 
-export function getUserDto(ctx: ServiceContext, userId: string): UserDto {
-  return userDtoOf(ctx.db, getUserRow(ctx.db, userId));
+export async function getUserDto(ctx: ServiceContext, userId: string): Promise<UserDto> {
+  return userDtoOf(ctx.store.identity, await getUserRow(ctx.store.identity, userId));
 }

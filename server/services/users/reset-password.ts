@@ -1,9 +1,5 @@
-import { eq } from "drizzle-orm";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword } from "../auth/passwords.ts";
-import { revokeUserSessionsIn } from "../auth/sessions.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertMayManage } from "./admin-rules.ts";
 import { getUserRow } from "./get-user.ts";
@@ -16,16 +12,17 @@ export async function resetPassword(
   userId: string,
   newPassword: string,
 ): Promise<void> {
-  assertMayManage(auth, getUserRow(ctx.db, userId));
+  assertMayManage(auth, await getUserRow(ctx.store.identity, userId));
+  // argon2 runs before the transaction; the row is re-read inside it.
   const passwordHash = await hashPassword(newPassword);
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    const before = getUserRow(tx, userId);
+  await ctx.store.transaction(async (tx) => {
+    const before = await getUserRow(tx.identity, userId);
     assertMayManage(auth, before);
-    tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, userId)).run();
-    revokeUserSessionsIn(tx, userId, now, "password_reset");
-    const dto = userDtoOf(tx, before);
-    appendAudit(tx, {
+    await tx.identity.updateUser(userId, { passwordHash, updatedAt: now });
+    await tx.identity.revokeUserSessions(userId, now, "password_reset");
+    const dto = await userDtoOf(tx.identity, before);
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: null,

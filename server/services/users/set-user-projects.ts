@@ -1,7 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { projects, userProjects } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertMayManage } from "./admin-rules.ts";
@@ -12,34 +9,26 @@ import { type UserDto, userDtoOf } from "./user-dto.ts";
  * Replaces the set of projects assigned to a user. Every id must name an existing project,
  * else 404 and nothing changes. Superadmin and admin see every project regardless.
  */
-export function setUserProjects(
+export async function setUserProjects(
   ctx: ServiceContext,
   auth: AuthContext,
   userId: string,
   projectIds: string[],
-): UserDto {
+): Promise<UserDto> {
   const wanted = [...new Set(projectIds)];
   const now = ctx.clock.now();
-  const dto = ctx.db.transaction((tx) => {
-    const user = getUserRow(tx, userId);
+  const dto = await ctx.store.transaction(async (tx) => {
+    const user = await getUserRow(tx.identity, userId);
     assertMayManage(auth, user);
     if (wanted.length > 0) {
-      const found = new Set(
-        tx
-          .select({ id: projects.id })
-          .from(projects)
-          .where(inArray(projects.id, wanted))
-          .all()
-          .map((p) => p.id),
-      );
+      const found = new Set((await tx.field.projects(wanted)).map((p) => p.id));
       const missing = wanted.find((id) => !found.has(id));
       if (missing) throw notFound(`project ${missing}`);
     }
-    const before = userDtoOf(tx, user);
-    tx.delete(userProjects).where(eq(userProjects.userId, userId)).run();
-    for (const projectId of wanted) tx.insert(userProjects).values({ userId, projectId }).run();
-    const after = userDtoOf(tx, user);
-    appendAudit(tx, {
+    const before = await userDtoOf(tx.identity, user);
+    await tx.identity.replaceUserProjects(userId, wanted);
+    const after = await userDtoOf(tx.identity, user);
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: null,

@@ -1,11 +1,7 @@
-import { and, eq, ne } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
-import { AppError } from "../../errors.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
-import { users } from "../../store/sqlite/schema/index.ts";
+import { AppError, notFound } from "../../errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import { hashPassword, verifyPassword } from "../auth/passwords.ts";
-import { revokeUserSessionsIn } from "../auth/sessions.ts";
 import type { ServiceContext } from "../context.ts";
 import { assertMayManage, assertSuperadminRemains } from "./admin-rules.ts";
 import { emailTaken, normaliseEmail } from "./create-user.ts";
@@ -31,41 +27,40 @@ export async function updateUser(
   userId: string,
   input: UserUpdate,
 ): Promise<UserDto> {
-  const current = getUserRow(ctx.db, userId);
+  const current = await getUserRow(ctx.store.identity, userId);
   assertMayManage(auth, current, input.role);
   if (input.is_active === false && userId === auth.userId) {
     throw new AppError("Conflict", "you may not deactivate your own account");
   }
-  // argon2 is async, so it runs before the synchronous transaction; the row is re-read inside it.
+  // argon2 is slow and async, so it runs before the transaction; the row is re-read inside it.
   const passwordChanged = !(await verifyPassword(current.passwordHash, input.password));
   const newHash = passwordChanged ? await hashPassword(input.password) : null;
   const email = normaliseEmail(input.email);
   const now = ctx.clock.now();
 
-  const result = ctx.db.transaction((tx) => {
-    const before = getUserRow(tx, userId);
+  const result = await ctx.store.transaction(async (tx) => {
+    const before = await getUserRow(tx.identity, userId);
     assertMayManage(auth, before, input.role);
     const isActive = input.is_active ?? before.isActive;
-    assertSuperadminRemains(tx, before, { role: input.role, isActive });
-    const clash = tx
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.email, email), ne(users.id, userId)))
-      .get();
-    if (clash) throw emailTaken(email);
+    await assertSuperadminRemains(tx.identity, before, { role: input.role, isActive });
+    if ((await tx.identity.userIdWithEmail(email, userId)) !== undefined) throw emailTaken(email);
     // An unchanged password keeps the row's current hash, so a reset that landed meanwhile stands.
     const passwordHash = newHash ?? before.passwordHash;
-    const after = tx
-      .update(users)
-      .set({ email, name: input.name.trim(), role: input.role, isActive, passwordHash, updatedAt: now })
-      .where(eq(users.id, userId))
-      .returning()
-      .get();
+    const after = await tx.identity.updateUser(userId, {
+      email,
+      name: input.name.trim(),
+      role: input.role,
+      isActive,
+      passwordHash,
+      updatedAt: now,
+    });
+    if (!after) throw notFound("user");
     const revoke = passwordChanged || (before.isActive && !isActive);
-    if (revoke) revokeUserSessionsIn(tx, userId, now, isActive ? "password_changed" : "user_disabled");
-    const beforeDto = userDtoOf(tx, before);
-    const afterDto = userDtoOf(tx, after);
-    appendAudit(tx, {
+    if (revoke)
+      await tx.identity.revokeUserSessions(userId, now, isActive ? "password_changed" : "user_disabled");
+    const beforeDto = await userDtoOf(tx.identity, before);
+    const afterDto = await userDtoOf(tx.identity, after);
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId: null,

@@ -1,9 +1,7 @@
-import { asc, eq, inArray } from "drizzle-orm";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { projects, userProjects, type users } from "../../store/sqlite/schema/index.ts";
-import type { ServiceContext } from "../context.ts";
-
-type UserRow = typeof users.$inferSelect;
+import { seesAllProjects } from "../../../shared/roles.ts";
+import type { IdentityStore } from "../../store/ports/identity-store.ts";
+import type { UserRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 
 export type UserDto = {
   id: string;
@@ -29,39 +27,16 @@ export function toUserDto(row: UserRow, projectIds: string[]): UserDto {
   };
 }
 
-/** Assigned project ids per user, in one query, each list sorted. */
-export function assignedProjects(db: DbOrTx, userIds: string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>(userIds.map((id) => [id, []]));
-  if (userIds.length === 0) return out;
-  const rows = db
-    .select({ userId: userProjects.userId, projectId: userProjects.projectId })
-    .from(userProjects)
-    .where(inArray(userProjects.userId, userIds))
-    .orderBy(asc(userProjects.projectId))
-    .all();
-  for (const r of rows) out.get(r.userId)?.push(r.projectId);
-  return out;
-}
-
-/** One user's DTO, read through `db` (a transaction handle works too). */
-export function userDtoOf(db: DbOrTx, row: UserRow): UserDto {
-  return toUserDto(row, assignedProjects(db, [row.id]).get(row.id) ?? []);
+/** One user's DTO, its assigned projects read through `identity` (a transaction's port works too). */
+export async function userDtoOf(identity: IdentityStore, row: UserRow): Promise<UserDto> {
+  return toUserDto(row, (await identity.assignedProjects([row.id])).get(row.id) ?? []);
 }
 
 /** The {id, name} list a LoginResponse carries: every project for superadmin/admin, else the assigned ones. */
-export function visibleProjectSummaries(ctx: ServiceContext, user: Pick<UserRow, "id" | "role">) {
-  if (user.role === "superadmin" || user.role === "admin") {
-    return ctx.db
-      .select({ id: projects.id, name: projects.name })
-      .from(projects)
-      .orderBy(projects.name)
-      .all();
-  }
-  return ctx.db
-    .select({ id: projects.id, name: projects.name })
-    .from(userProjects)
-    .innerJoin(projects, eq(projects.id, userProjects.projectId))
-    .where(eq(userProjects.userId, user.id))
-    .orderBy(projects.name)
-    .all();
+export async function visibleProjectSummaries(
+  ports: Pick<StorePorts, "field" | "identity">,
+  user: Pick<UserRow, "id" | "role">,
+): Promise<{ id: string; name: string }[]> {
+  const ids = seesAllProjects(user.role) ? undefined : await ports.identity.projectIdsOf(user.id);
+  return (await ports.field.projects(ids)).map((p) => ({ id: p.id, name: p.name }));
 }

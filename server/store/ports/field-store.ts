@@ -22,7 +22,7 @@ export type VariableInProject = {
 
 /** Projects and their field model: assets, devices, variables. */
 export type FieldStore = {
-  /** Every project, or those of `ids`, by name. */
+  /** Every project, or those of `ids`, by name then id. */
   projects(ids?: readonly string[]): Promise<ProjectRow[]>;
   /** The active projects (is_active), every one or those of `ids`, by name then id. */
   activeProjects(ids?: readonly string[]): Promise<ProjectRow[]>;

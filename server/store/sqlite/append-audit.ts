@@ -1,6 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { desc } from "drizzle-orm";
-import { type AuditEntry, auditHash, auditHashInput } from "../audit-chain.ts";
+import { type AuditEntry, chainAuditEntry } from "../audit-chain.ts";
 import type { Db } from "./client.ts";
 import { auditLog } from "./schema/index.ts";
 
@@ -13,10 +12,7 @@ export type DbOrTx = Pick<Db, "select" | "insert" | "update" | "delete">;
  */
 export function appendAudit(tx: DbOrTx, entry: AuditEntry): void {
   const last = tx.select({ hash: auditLog.hash }).from(auditLog).orderBy(desc(auditLog.seq)).limit(1).get();
-  const prevHash = last?.hash ?? "";
-  const id = randomUUID();
-  const row = { id, ...entry, before: entry.before ?? null, after: entry.after ?? null, prevHash };
   tx.insert(auditLog)
-    .values({ ...row, hash: auditHash(auditHashInput(row)) })
+    .values(chainAuditEntry(entry, last?.hash ?? ""))
     .run();
 }

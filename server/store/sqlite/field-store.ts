@@ -23,7 +23,9 @@ export class SqliteFieldStore implements FieldStore {
     return this.#s.gate.run(() => {
       if (ids?.length === 0) return [];
       const query = this.#s.db.select().from(projects);
-      return (ids ? query.where(inArray(projects.id, [...ids])) : query).orderBy(asc(projects.name)).all();
+      return (ids ? query.where(inArray(projects.id, [...ids])) : query)
+        .orderBy(asc(projects.name), asc(projects.id))
+        .all();
     });
   }
 

@@ -1,8 +1,8 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { DATA_DIR_MODE } from "../../data-dir.ts";
 
 /** The database holds password hashes, encrypted secrets and all field data: owner only. */
-export const DATA_DIR_MODE = 0o700;
 export const DATABASE_FILE_MODE = 0o600;
 
 /** SQLite's companions of a database file (rollback journal, WAL and its shared-memory index). */

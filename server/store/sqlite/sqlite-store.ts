@@ -5,6 +5,8 @@ import { SqliteAuditStore } from "./audit-store.ts";
 import { SqliteBillingStore } from "./billing-store.ts";
 import type { Db, Sqlite } from "./client.ts";
 import { SqliteFieldStore } from "./field-store.ts";
+import { SqliteHmiStore } from "./hmi-store.ts";
+import { SqliteIdentityStore } from "./identity-store.ts";
 import { SqliteInstallerBuildStore } from "./installer-build-store.ts";
 import { SqliteMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { probeDatabase } from "./probe-database.ts";
@@ -27,10 +29,12 @@ export class SqliteStore implements Store {
   readonly telemetry: SqliteTelemetryStore;
   readonly alarms: SqliteAlarmStore;
   readonly reports: SqliteReportStore;
+  readonly identity: SqliteIdentityStore;
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
   readonly records: SqliteRecordStore;
   readonly agents: SqliteAgentStore;
+  readonly hmi: SqliteHmiStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
 
@@ -54,10 +58,12 @@ export class SqliteStore implements Store {
     this.telemetry = new SqliteTelemetryStore(this.#session);
     this.alarms = new SqliteAlarmStore(this.#session);
     this.reports = new SqliteReportStore(this.#session);
+    this.identity = new SqliteIdentityStore(this.#session);
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
     this.records = new SqliteRecordStore(this.#session);
     this.agents = new SqliteAgentStore(this.#session);
+    this.hmi = new SqliteHmiStore(this.#session);
   }
 
   /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
@@ -75,5 +81,10 @@ export class SqliteStore implements Store {
 
   probe(): Promise<void> {
     return this.#session.gate.run(() => probeDatabase(this.#session.sqlite));
+  }
+
+  /** Nothing to do: the store does not own the connection; whoever opened it closes it. */
+  close(): Promise<void> {
+    return Promise.resolve();
   }
 }

@@ -36,17 +36,12 @@ const reading = (assetId: string, ts: number, value: number): BatchSeries => ({
 });
 
 /** A node over a project of `assets` wells, its published messages decoded. */
-function harness(assets = 1, options: Partial<ConstructorParameters<typeof SparkplugEdgeNode>[3]> = {}) {
+function harness(assets = 1, options: Partial<ConstructorParameters<typeof SparkplugEdgeNode>[2]> = {}) {
   const project = new HmiProject(names(), model(assets));
   const published: SparkplugMessage[] = [];
-  let bdSeq = -1;
   const node = new SparkplugEdgeNode(
     project,
     (topic, payload) => published.push(decodeSparkplug(topic, payload)),
-    () => {
-      bdSeq = (bdSeq + 1) % 256;
-      return bdSeq;
-    },
     { historyPerFlush: 5_000, historyPerMessage: 500, rebirthMinIntervalMs: 1_000, ...options },
   );
   return { project, node, published };
@@ -55,7 +50,7 @@ function harness(assets = 1, options: Partial<ConstructorParameters<typeof Spark
 describe("Sparkplug edge node", () => {
   it("seq runs 0–255 across every message of the node and wraps to 0; a rebirth starts again at 0", () => {
     const { project, node, published } = harness(1);
-    node.agentOnline();
+    node.agentOnline(0);
     node.flush(0);
     for (let i = 1; i <= 300; i++) {
       project.observe(reading("a0", i, i));
@@ -77,13 +72,13 @@ describe("Sparkplug edge node", () => {
 
   it("bdSeq: new on each online after offline, kept by a rebirth; NDEATH carries it", () => {
     const { node, published } = harness(1);
-    node.agentOnline();
+    node.agentOnline(0);
     node.flush(0);
-    node.agentOnline(); // online again without an offline between: the same session
+    node.agentOnline(7); // online again without an offline between: the same session, bdSeq kept
     node.rebirth();
     node.flush(2_000);
     node.agentOffline(3_000);
-    node.agentOnline();
+    node.agentOnline(1);
     node.flush(4_000);
     const bd = (m: SparkplugMessage) => m.metrics.find((x) => x.name === "bdSeq")?.value;
     expect(published.filter((m) => m.type.startsWith("N")).map((m) => [m.type, bd(m), m.seq])).toEqual([
@@ -96,7 +91,7 @@ describe("Sparkplug edge node", () => {
 
   it("a rebirth stops data at once; asked within a second of the last births, they wait for the second", () => {
     const { project, node, published } = harness(1);
-    node.agentOnline();
+    node.agentOnline(0);
     node.flush(0);
     node.rebirth();
     project.observe(reading("a0", 500, 7));
@@ -115,7 +110,7 @@ describe("Sparkplug edge node", () => {
 
   it("a backlog leaves at most historyPerFlush values a flush, in messages of historyPerMessage, in order", () => {
     const { project, node, published } = harness(2);
-    node.agentOnline();
+    node.agentOnline(0);
     project.observe(reading("a0", 1_000_000, -1));
     project.observe(reading("a1", 1_000_000, -1));
     node.flush(0);
@@ -138,7 +133,7 @@ describe("Sparkplug edge node", () => {
 
   it("a new group or edge node id: NDEATH under the old names, births under the new", () => {
     const { project, node, published } = harness(1);
-    node.agentOnline();
+    node.agentOnline(0);
     node.flush(0);
     const previous = project.names;
     project.apply(names("moved", "edge-2"), model(1));

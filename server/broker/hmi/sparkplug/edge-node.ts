@@ -37,7 +37,6 @@ export const DEFAULT_EDGE_NODE_OPTIONS: EdgeNodeOptions = {
 export class SparkplugEdgeNode {
   readonly #project: HmiProject;
   readonly #publish: SparkplugPublish;
-  readonly #nextBdSeq: () => number;
   readonly #options: EdgeNodeOptions;
   #agentOnline = false;
   /** The primary host's last STATE (timestamp -1: none yet). */
@@ -52,12 +51,10 @@ export class SparkplugEdgeNode {
   constructor(
     project: HmiProject,
     publish: SparkplugPublish,
-    nextBdSeq: () => number,
     options: EdgeNodeOptions = DEFAULT_EDGE_NODE_OPTIONS,
   ) {
     this.#project = project;
     this.#publish = publish;
-    this.#nextBdSeq = nextBdSeq;
     this.#options = options;
   }
 
@@ -74,11 +71,19 @@ export class SparkplugEdgeNode {
     return this.#bdSeq;
   }
 
-  /** The agent came online: a new bdSeq (stored first), births at the next flush. */
-  agentOnline(): void {
+  /** Whether the project's agent is online (a new session takes a new bdSeq). */
+  get agentIsOnline(): boolean {
+    return this.#agentOnline;
+  }
+
+  /**
+   * The agent came online: births at the next flush, under `bdSeq` (the caller stores the next one
+   * first, so a restart continues the sequence). Ignored while it is online already.
+   */
+  agentOnline(bdSeq: number): void {
     if (this.#agentOnline) return;
     this.#agentOnline = true;
-    this.#bdSeq = this.#nextBdSeq();
+    this.#bdSeq = bdSeq;
     this.#project.keepsHistory = true;
   }
 

@@ -1,0 +1,231 @@
+import { and, asc, eq, inArray, like, ne, type SQL, sql } from "drizzle-orm";
+import type { FieldStore } from "../ports/field-store.ts";
+import type { NewAssetRow, NewDeviceRow, NewProjectRow, NewVariableRow } from "../rows.ts";
+import {
+  assets,
+  devices,
+  meterReadings,
+  projects,
+  userProjects,
+  variables,
+  wellTests,
+} from "./schema/index.ts";
+import type { PgSession } from "./session.ts";
+
+/** The one row an INSERT … RETURNING gives back. */
+function inserted<T>(rows: T[], what: string): T {
+  const [row] = rows;
+  if (!row) throw new Error(`INSERT … RETURNING returned no ${what} row`);
+  return row;
+}
+
+/** A LIKE pattern matching `text` literally (backslash is PostgreSQL's default escape). */
+const literalLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export class PostgresFieldStore implements FieldStore {
+  readonly #s: PgSession;
+
+  constructor(session: PgSession) {
+    this.#s = session;
+  }
+
+  async projects(ids?: readonly string[]) {
+    if (ids?.length === 0) return [];
+    const query = this.#s.executor().select().from(projects);
+    return (ids ? query.where(inArray(projects.id, [...ids])) : query).orderBy(
+      asc(projects.name),
+      asc(projects.id),
+    );
+  }
+
+  async activeProjects(ids?: readonly string[]) {
+    if (ids?.length === 0) return [];
+    return this.#s
+      .executor()
+      .select()
+      .from(projects)
+      .where(and(ids && inArray(projects.id, [...ids]), eq(projects.isActive, true)))
+      .orderBy(asc(projects.name), asc(projects.id));
+  }
+
+  async project(id: string) {
+    const [row] = await this.#s.executor().select().from(projects).where(eq(projects.id, id)).limit(1);
+    return row;
+  }
+
+  async projectIdWithSlug(slug: string, except?: string) {
+    const bySlug = eq(projects.slug, slug);
+    const [row] = await this.#s
+      .executor()
+      .select({ id: projects.id })
+      .from(projects)
+      .where(except === undefined ? bySlug : and(bySlug, ne(projects.id, except)))
+      .limit(1);
+    return row?.id;
+  }
+
+  async projectSlugsFrom(prefix: string) {
+    // Case-sensitive, and in the C locale a prefix LIKE can use the slug's unique index.
+    const rows = await this.#s
+      .executor()
+      .select({ slug: projects.slug })
+      .from(projects)
+      .where(like(projects.slug, `${literalLike(prefix)}%`));
+    return rows.map((r) => r.slug);
+  }
+
+  async insertProject(row: NewProjectRow) {
+    return inserted(await this.#s.executor().insert(projects).values(row).returning(), "project");
+  }
+
+  async updateProject(id: string, set: Partial<Omit<NewProjectRow, "id">>) {
+    const [row] = await this.#s.executor().update(projects).set(set).where(eq(projects.id, id)).returning();
+    return row;
+  }
+
+  async deleteProject(id: string) {
+    await this.#s.executor().delete(projects).where(eq(projects.id, id));
+  }
+
+  async assignProject(userId: string, projectId: string) {
+    await this.#s.executor().insert(userProjects).values({ userId, projectId });
+  }
+
+  async asset(id: string) {
+    const [row] = await this.#s.executor().select().from(assets).where(eq(assets.id, id)).limit(1);
+    return row;
+  }
+
+  async assetsOf(projectId: string) {
+    return this.#s
+      .executor()
+      .select()
+      .from(assets)
+      .where(eq(assets.projectId, projectId))
+      .orderBy(asc(assets.name), asc(assets.id));
+  }
+
+  async tanks(projectIds?: readonly string[]) {
+    if (projectIds?.length === 0) return [];
+    const conditions: SQL[] = [eq(assets.assetType, "tank")];
+    if (projectIds) conditions.push(inArray(assets.projectId, [...projectIds]));
+    return this.#s
+      .executor()
+      .select()
+      .from(assets)
+      .where(and(...conditions))
+      .orderBy(asc(assets.name), asc(assets.id));
+  }
+
+  async insertAsset(row: NewAssetRow) {
+    return inserted(await this.#s.executor().insert(assets).values(row).returning(), "asset");
+  }
+
+  async updateAsset(id: string, set: Partial<Omit<NewAssetRow, "id" | "projectId">>) {
+    const [row] = await this.#s.executor().update(assets).set(set).where(eq(assets.id, id)).returning();
+    return row;
+  }
+
+  async deleteAsset(id: string) {
+    await this.#s.executor().delete(assets).where(eq(assets.id, id));
+  }
+
+  async assetRecordCounts(assetId: string) {
+    // One statement, so both counts come from one snapshot.
+    const executor = this.#s.executor();
+    const [row] = await executor
+      .select({
+        wellTests: executor.$count(wellTests, eq(wellTests.assetId, assetId)),
+        meterReadings: executor.$count(meterReadings, eq(meterReadings.meterId, assetId)),
+      })
+      .from(sql`(VALUES (1)) AS one`);
+    return { wellTests: row?.wellTests ?? 0, meterReadings: row?.meterReadings ?? 0 };
+  }
+
+  async device(id: string) {
+    const [row] = await this.#s
+      .executor()
+      .select({ device: devices, projectId: assets.projectId })
+      .from(devices)
+      .innerJoin(assets, eq(assets.id, devices.assetId))
+      .where(eq(devices.id, id))
+      .limit(1);
+    return row;
+  }
+
+  async devicesOf(assetIds: readonly string[]) {
+    if (assetIds.length === 0) return [];
+    return this.#s
+      .executor()
+      .select()
+      .from(devices)
+      .where(inArray(devices.assetId, [...assetIds]))
+      .orderBy(asc(devices.name), asc(devices.id));
+  }
+
+  async insertDevice(row: NewDeviceRow) {
+    return inserted(await this.#s.executor().insert(devices).values(row).returning(), "device");
+  }
+
+  async updateDevice(id: string, set: Partial<Omit<NewDeviceRow, "id" | "assetId">>) {
+    const [row] = await this.#s.executor().update(devices).set(set).where(eq(devices.id, id)).returning();
+    return row;
+  }
+
+  async deleteDevice(id: string) {
+    await this.#s.executor().delete(devices).where(eq(devices.id, id));
+  }
+
+  async variable(id: string) {
+    const [row] = await this.#s
+      .executor()
+      .select({
+        variable: variables,
+        assetId: devices.assetId,
+        protocol: devices.protocol,
+        projectId: assets.projectId,
+      })
+      .from(variables)
+      .innerJoin(devices, eq(devices.id, variables.deviceId))
+      .innerJoin(assets, eq(assets.id, devices.assetId))
+      .where(eq(variables.id, id))
+      .limit(1);
+    return row;
+  }
+
+  async variablesOf(deviceIds: readonly string[]) {
+    if (deviceIds.length === 0) return [];
+    return this.#s
+      .executor()
+      .select()
+      .from(variables)
+      .where(inArray(variables.deviceId, [...deviceIds]))
+      .orderBy(asc(variables.alias), asc(variables.id));
+  }
+
+  async variableWithAlias(assetId: string, alias: string, except?: string) {
+    const sameAlias = and(eq(devices.assetId, assetId), eq(variables.alias, alias));
+    const [row] = await this.#s
+      .executor()
+      .select({ id: variables.id, deviceId: variables.deviceId })
+      .from(variables)
+      .innerJoin(devices, eq(devices.id, variables.deviceId))
+      .where(except === undefined ? sameAlias : and(sameAlias, ne(variables.id, except)))
+      .orderBy(asc(variables.id))
+      .limit(1);
+    return row;
+  }
+
+  async insertVariable(row: NewVariableRow) {
+    return inserted(await this.#s.executor().insert(variables).values(row).returning(), "variable");
+  }
+
+  async updateVariable(id: string, set: Partial<Omit<NewVariableRow, "id" | "deviceId">>) {
+    const [row] = await this.#s.executor().update(variables).set(set).where(eq(variables.id, id)).returning();
+    return row;
+  }
+
+  async deleteVariable(id: string) {
+    await this.#s.executor().delete(variables).where(eq(variables.id, id));
+  }
+}

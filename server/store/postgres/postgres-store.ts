@@ -1,0 +1,102 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { Store, StorePorts } from "../store.ts";
+import { PostgresAlarmStore } from "./alarm-store.ts";
+import { PostgresAuditStore } from "./audit-store.ts";
+import { openPostgres, type PoolOptions, type PostgresHandle } from "./client.ts";
+import { PostgresFieldStore } from "./field-store.ts";
+import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
+import { PostgresRecordStore } from "./record-store.ts";
+import { PostgresReportStore } from "./report-store.ts";
+import type { PgSession, PgTx } from "./session.ts";
+
+/** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
+type OpenTransaction = { readonly tx: PgTx; ended: boolean };
+
+/**
+ * The ports PostgreSQL serves so far. Billing, telemetry, installer builds, identity, the HMI
+ * read model and agents are not on it yet, so it is not a whole Store, and the server cannot run on
+ * it until they are.
+ */
+export type PostgresPorts = Omit<
+  StorePorts,
+  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi" | "agents"
+>;
+
+function portsOn(session: PgSession): PostgresPorts {
+  return {
+    field: new PostgresFieldStore(session),
+    audit: new PostgresAuditStore(session),
+    alarms: new PostgresAlarmStore(session),
+    reports: new PostgresReportStore(session),
+    mqttCredentials: new PostgresMqttCredentialStore(session),
+    records: new PostgresRecordStore(session),
+  };
+}
+
+/**
+ * The scale-out backend (issue 14): a pg pool with drizzle. A port call outside a transaction
+ * takes any free connection; a transaction holds one connection from BEGIN to COMMIT, and its
+ * work's ports run on it. Calls on the store's own ports from inside that work run in the
+ * transaction too, as on SQLite's one connection: on another connection they would escape it,
+ * or wait forever on a row it has locked (the audit head).
+ */
+export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
+  readonly backend = "postgres";
+  readonly field: PostgresFieldStore;
+  readonly audit: PostgresAuditStore;
+  readonly alarms: PostgresAlarmStore;
+  readonly reports: PostgresReportStore;
+  readonly mqttCredentials: PostgresMqttCredentialStore;
+  readonly records: PostgresRecordStore;
+  readonly #handle: PostgresHandle;
+  readonly #open = new AsyncLocalStorage<OpenTransaction>();
+
+  /** Takes over `handle`: close() ends its pool. */
+  constructor(handle: PostgresHandle) {
+    this.#handle = handle;
+    const current = () => {
+      const open = this.#open.getStore();
+      return open && !open.ended ? open : undefined;
+    };
+    const session: PgSession = {
+      executor: () => current()?.tx ?? handle.db,
+      inTransaction: () => current() !== undefined,
+    };
+    this.field = new PostgresFieldStore(session);
+    this.audit = new PostgresAuditStore(session);
+    this.alarms = new PostgresAlarmStore(session);
+    this.reports = new PostgresReportStore(session);
+    this.mqttCredentials = new PostgresMqttCredentialStore(session);
+    this.records = new PostgresRecordStore(session);
+  }
+
+  /** Opens a pool on `url`, applies pending migrations, and serves the store from it. */
+  static async open(url: string, options: PoolOptions = {}): Promise<PostgresStore> {
+    return new PostgresStore(await openPostgres(url, options));
+  }
+
+  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
+    if (this.#open.getStore()?.ended === false) {
+      return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
+    }
+    return this.#handle.db.transaction(async (tx) => {
+      const open: OpenTransaction = { tx, ended: false };
+      try {
+        return await this.#open.run(open, () =>
+          work(portsOn({ executor: () => tx, inTransaction: () => true })),
+        );
+      } finally {
+        open.ended = true;
+      }
+    });
+  }
+
+  /** A round trip that reads the users table (its heap, not just the catalog), as on SQLite. */
+  async probe(): Promise<void> {
+    await this.#handle.pool.query("SELECT 1 FROM users LIMIT 1");
+  }
+
+  close(): Promise<void> {
+    return this.#handle.close();
+  }
+}
