@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
 import type { FieldStore } from "../../store/ports/field-store.ts";
 import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { assets, devices, projects } from "../../store/sqlite/schema/index.ts";
+import { assets, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -40,16 +40,4 @@ export function visibleProjectRow(db: DbOrTx, auth: AuthContext, id: string) {
   const row = db.select().from(projects).where(eq(projects.id, id)).get();
   if (!row || !canSeeProject(auth, row.id)) throw notFound("project");
   return row;
-}
-
-/** visibleDevice for code still on the SQLite connection (agents, until it moves onto its port). */
-export function visibleDeviceRow(db: DbOrTx, auth: AuthContext, id: string) {
-  const found = db
-    .select({ device: devices, projectId: assets.projectId })
-    .from(devices)
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(eq(devices.id, id))
-    .get();
-  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
-  return found;
 }

@@ -21,7 +21,15 @@ type OpenTransaction = { readonly tx: PgTx; ended: boolean };
  */
 export type PostgresPorts = Omit<
   StorePorts,
-  "billing" | "telemetry" | "installerBuilds" | "identity" | "hmi" | "alarms" | "reports" | "records"
+  | "billing"
+  | "telemetry"
+  | "installerBuilds"
+  | "identity"
+  | "hmi"
+  | "agents"
+  | "alarms"
+  | "reports"
+  | "records"
 > & {
   readonly alarms: Pick<AlarmStore, "listedCount">;
   readonly reports: Pick<ReportStore, "latestVersion">;
