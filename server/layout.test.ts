@@ -72,7 +72,6 @@ const NOT_MOVED_YET: string[] = [
   "services/agents/receive-batch.ts",
   "services/alarms/start-state.ts",
   "services/context.ts",
-  "services/field/lookup.ts",
   "services/telemetry/checkpoint-worker.ts",
   "services/telemetry/checkpointer.ts",
   "services/telemetry/chunked-append.ts",
