@@ -145,7 +145,7 @@ export class CaudalServer {
     const broker = this.#broker;
     // After the broker: it publishes each automatic deployment retained to the agent.
     this.#autoDeploy = new AutoDeploy(this.#ctx, this.#options.autoDeployDelayMs);
-    this.#autoDeploy.start();
+    await this.#autoDeploy.start();
     // Before HTTP: a build left running by the last run is failed before anyone asks about it.
     this.#installerBuilds = new InstallerBuildWorker(this.#ctx, new AgentArtifacts(config.AGENT_DIST_DIR));
     await this.#installerBuilds.start();
@@ -240,7 +240,7 @@ export class CaudalServer {
     await this.#requestLog?.close();
     this.#requestLog = undefined;
     // No more changes arrive once HTTP is closed; pending automatic deployments are dropped (start() checks again).
-    this.#autoDeploy?.stop();
+    await this.#autoDeploy?.stop();
     this.#autoDeploy = undefined;
     // No new builds are queued once HTTP is closed; a running wixl is killed and its build failed.
     await this.#installerBuilds?.stop();

@@ -43,7 +43,8 @@ export async function authenticate(
   const agent = AGENT_USER.exec(username);
   if (agent?.[1]) {
     const projectId = agent[1];
-    if (!agentTokenValid(a.ctx, projectId, secret)) throw authError("invalid agent token", BAD_CREDENTIALS);
+    if (!(await agentTokenValid(a.ctx, projectId, secret)))
+      throw authError("invalid agent token", BAD_CREDENTIALS);
     setPrincipal(client, { kind: "agent", projectId });
     if (!a.registry.authenticated(client)) throw authError("connection closed", BAD_CREDENTIALS);
     for (const old of a.registry.agentConnections(projectId, client)) {

@@ -178,7 +178,7 @@ export class MqttBroker {
       live.stop();
     };
     // Retained messages live in memory: put every project's newest configuration back.
-    for (const { projectId, message } of latestConfigMessages(this.#ctx))
+    for (const { projectId, message } of await latestConfigMessages(this.#ctx))
       onDeployment({ projectId, message });
 
     // TCP_NODELAY: MQTT's small packets (PUBACK, the application ack after each commit) must leave at

@@ -11,12 +11,13 @@ export function agentMessageHandlers(ctx: ServiceContext): MessageRouter {
   return {
     telemetry: (projectId, body) => receiveAgentBatch(ctx, projectId, body),
     heartbeat: (projectId, body) => recordHeartbeat(ctx, projectId, body),
-    logs: (projectId, body: Payload<"logs">) =>
-      appendAgentLogs(
+    logs: async (projectId, body: Payload<"logs">) => {
+      await appendAgentLogs(
         ctx,
         projectId,
         body.entries.map((e) => ({ ...e, timestamp: new Date(e.timestamp) })),
-      ),
+      );
+    },
     configStatus: (projectId, body) => recordConfigStatus(ctx, projectId, body),
     status: (projectId, body) => recordAgentStatus(ctx, projectId, body),
     response: (projectId, body) => ctx.events.emit("agentResponse", { projectId, body }),

@@ -8,10 +8,10 @@ export type AgentTopic = "telemetry" | "heartbeat" | "logs" | "configStatus" | "
 
 type Handlers = {
   telemetry: (projectId: string, body: Payload<"telemetry">) => Promise<Payload<"ack">> | Payload<"ack">;
-  heartbeat: (projectId: string, body: Payload<"heartbeat">) => void;
-  logs: (projectId: string, body: Payload<"logs">) => void;
-  configStatus: (projectId: string, body: Payload<"configStatus">) => void;
-  status: (projectId: string, body: Payload<"status">) => void;
+  heartbeat: (projectId: string, body: Payload<"heartbeat">) => Promise<void> | void;
+  logs: (projectId: string, body: Payload<"logs">) => Promise<void> | void;
+  configStatus: (projectId: string, body: Payload<"configStatus">) => Promise<void> | void;
+  status: (projectId: string, body: Payload<"status">) => Promise<void> | void;
   response: (projectId: string, body: Payload<"response">) => void;
   invalid: (projectId: string, topic: string, reason: string) => void;
 };

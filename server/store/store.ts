@@ -1,3 +1,4 @@
+import type { AgentStore } from "./ports/agent-store.ts";
 import type { AlarmStore } from "./ports/alarm-store.ts";
 import type { AuditStore } from "./ports/audit-store.ts";
 import type { BillingStore } from "./ports/billing-store.ts";
@@ -28,6 +29,7 @@ export type StorePorts = {
   readonly mqttCredentials: MqttCredentialStore;
   readonly installerBuilds: InstallerBuildStore;
   readonly records: RecordStore;
+  readonly agents: AgentStore;
   readonly hmi: HmiStore;
 };
 

@@ -119,7 +119,9 @@ export async function startSyncBenchServer(): Promise<SyncBenchServer> {
         }
       }
       await ask(base, `/api/edge/projects/${project.id}/deploy`, undefined, token);
-      const message = latestConfigMessages(server.context).find((m) => m.projectId === project.id)?.message;
+      const message = (await latestConfigMessages(server.context)).find(
+        (m) => m.projectId === project.id,
+      )?.message;
       if (!message) throw new Error("the deployment left no configuration message");
       return message;
     },

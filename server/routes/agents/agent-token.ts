@@ -22,9 +22,9 @@ const route = createRoute({
 });
 
 export function mountAgentToken(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
     const { id } = c.req.valid("param");
-    const token = issueAgentToken(ctx, c.get("auth"), id);
+    const token = await issueAgentToken(ctx, c.get("auth"), id);
     return c.json({ agent_token: token, mqtt_username: agentMqttUsername(id) }, 201);
   });
 }

@@ -35,10 +35,10 @@ const listRoute = createRoute({
 });
 
 export function mountDeploy(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...deployRoute, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(deployProject(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...deployRoute, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await deployProject(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
-  router.openapi({ ...listRoute, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(listDeployments(ctx, c.get("auth"), c.req.valid("param").project_id), 200),
+  router.openapi({ ...listRoute, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await listDeployments(ctx, c.get("auth"), c.req.valid("param").project_id), 200),
   );
 }

@@ -45,11 +45,11 @@ const route = createRoute({
 /** `mqttPort`: the port the broker is bound to (MQTT_PORT may be 0 in tests). */
 export function mountEnroll(router: Router, ctx: ServiceContext, mqttPort: () => number): void {
   const limiter = new RateLimiter(ctx.config.ENROLL_RATE_LIMIT);
-  router.openapi(route, (c) => {
+  router.openapi(route, async (c) => {
     const { ip } = clientInfo(c);
     enforceAddressRateLimit(limiter, ctx, ip);
     const { code, hostname, project_id } = c.req.valid("json");
-    const enrolled = enrollAgent(ctx, code, {
+    const enrolled = await enrollAgent(ctx, code, {
       ...(ip === undefined ? {} : { address: ip }),
       ...(hostname === undefined ? {} : { hostname }),
       ...(project_id === undefined ? {} : { projectId: project_id }),

@@ -66,19 +66,19 @@ const revokeRoute = createRoute({
 });
 
 export function mountEnrollmentCodes(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...issueRoute, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...issueRoute, middleware: guard(ctx, "config:write") }, async (c) => {
     const ttlSeconds = c.req.valid("json")?.ttl_seconds;
-    const issued = issueEnrollmentCode(ctx, c.get("auth"), c.req.valid("param").id, {
+    const issued = await issueEnrollmentCode(ctx, c.get("auth"), c.req.valid("param").id, {
       purpose: "manual",
       ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
     });
     return c.json(issued, 201);
   });
-  router.openapi({ ...listRoute, middleware: guard(ctx, "config:write") }, (c) =>
-    c.json(listEnrollmentCodes(ctx, c.get("auth"), c.req.valid("param").id), 200),
+  router.openapi({ ...listRoute, middleware: guard(ctx, "config:write") }, async (c) =>
+    c.json(await listEnrollmentCodes(ctx, c.get("auth"), c.req.valid("param").id), 200),
   );
-  router.openapi({ ...revokeRoute, middleware: guard(ctx, "config:write") }, (c) => {
+  router.openapi({ ...revokeRoute, middleware: guard(ctx, "config:write") }, async (c) => {
     const { id, code_id } = c.req.valid("param");
-    return c.json(revokeEnrollmentCode(ctx, c.get("auth"), id, code_id), 200);
+    return c.json(await revokeEnrollmentCode(ctx, c.get("auth"), id, code_id), 200);
   });
 }

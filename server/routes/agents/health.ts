@@ -19,7 +19,7 @@ const route = createRoute({
 });
 
 export function mountHealth(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, (c) =>
-    c.json(agentHealth(ctx, c.get("auth"), c.req.valid("param").project_id), 200),
+  router.openapi({ ...route, middleware: guard(ctx, "config:read") }, async (c) =>
+    c.json(await agentHealth(ctx, c.get("auth"), c.req.valid("param").project_id), 200),
   );
 }

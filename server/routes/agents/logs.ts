@@ -27,17 +27,17 @@ const postRoute = createRoute({
 });
 
 export function mountLogs(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...listRoute, middleware: guard(ctx, "config:read") }, (c) => {
+  router.openapi({ ...listRoute, middleware: guard(ctx, "config:read") }, async (c) => {
     const q = c.req.valid("query");
     return c.json(
-      listAgentLogs(ctx, c.get("auth"), { projectId: q.project_id, level: q.level, limit: q.limit }),
+      await listAgentLogs(ctx, c.get("auth"), { projectId: q.project_id, level: q.level, limit: q.limit }),
       200,
     );
   });
-  router.openapi({ ...postRoute, middleware: guard(ctx, "telemetry:write") }, (c) => {
+  router.openapi({ ...postRoute, middleware: guard(ctx, "telemetry:write") }, async (c) => {
     const b = c.req.valid("json");
     return c.json(
-      postAgentLog(ctx, c.get("auth"), b.project_id, {
+      await postAgentLog(ctx, c.get("auth"), b.project_id, {
         level: b.level,
         message: b.message,
         category: b.category,

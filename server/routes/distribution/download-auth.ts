@@ -15,7 +15,7 @@ export function agentDownloadAuth(ctx: ServiceContext): MiddlewareHandler<AppEnv
   return async (c, next) => {
     const credential = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
     if (credential && isEnrollmentCode(credential)) {
-      assertCodeMayDownload(ctx, credential);
+      await assertCodeMayDownload(ctx, credential);
       return next();
     }
     return userAuth(c, async () => {

@@ -9,7 +9,7 @@ import { errorContent, errorResponses } from "../../http/openapi.ts";
 import { authorize } from "../../services/auth/auth-context.ts";
 import { resolveAccessToken } from "../../services/auth/sessions.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { visibleProjectRow } from "../../services/field/lookup.ts";
+import { visibleProject } from "../../services/field/lookup.ts";
 import type { LiveTelemetry } from "../../ws/live-telemetry.ts";
 import type { Router } from "../router.ts";
 import { STREAM_DESCRIPTION, streamQuery } from "./schema.ts";
@@ -76,7 +76,7 @@ export function mountTelemetryStream(router: Router, ctx: ServiceContext, live: 
     const auth = c.get("auth");
     authorize(auth, "telemetry:read");
     const projectFilter = c.req.valid("query").project_id ?? null;
-    if (projectFilter !== null) visibleProjectRow(ctx.db, auth, projectFilter);
+    if (projectFilter !== null) await visibleProject(ctx.store.field, auth, projectFilter);
     if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
       throw new AppError("UpgradeRequired", "this endpoint only answers a WebSocket upgrade");
     }

@@ -1,12 +1,9 @@
 import { DEFAULT_PORTS, isModbus } from "../../../shared/field/protocol-config.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
-import type { devices, variables } from "../../store/sqlite/schema/index.ts";
+import type { DeviceRow, VariableRow } from "../../store/rows.ts";
 import type { Keys } from "../context.ts";
 import { storedSettings } from "../field/devices/device-settings.ts";
 import { openSettingsPassword } from "../field/devices/settings-password.ts";
-
-type DeviceRow = typeof devices.$inferSelect;
-type VariableRow = typeof variables.$inferSelect;
 
 /*
  * How a stored device and its variables become the agent's runtime configuration. Deterministic

@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { notFound } from "../../errors.ts";
-import { agentStatus, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -21,11 +19,14 @@ export type AgentHealth = {
   config: Payload<"heartbeat">["config"] | null;
 };
 
-export function agentHealth(ctx: ServiceContext, auth: AuthContext, projectId: string): AgentHealth {
+export async function agentHealth(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  projectId: string,
+): Promise<AgentHealth> {
   assertProjectVisible(auth, projectId);
-  if (!ctx.db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
-    throw notFound("project");
-  const row = ctx.db.select().from(agentStatus).where(eq(agentStatus.projectId, projectId)).get();
+  if (!(await ctx.store.field.project(projectId))) throw notFound("project");
+  const row = await ctx.store.agents.status(projectId);
   if (!row) throw notFound("agent (this project has no agent yet)");
   const hb = row.heartbeat as Payload<"heartbeat"> | null;
   const now = ctx.clock.now().getTime();

@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, inArray } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
-import { agentLogs, projects } from "../../store/sqlite/schema/index.ts";
+import type { AgentLogRow } from "../../store/rows.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 
@@ -24,7 +23,7 @@ export type LogEntryDto = {
   timestamp: string;
 };
 
-function toDto(r: typeof agentLogs.$inferSelect): LogEntryDto {
+function toDto(r: AgentLogRow): LogEntryDto {
   return {
     id: r.id,
     project_id: r.projectId,
@@ -36,11 +35,11 @@ function toDto(r: typeof agentLogs.$inferSelect): LogEntryDto {
 }
 
 /** Appends log entries of a project's agent (from MQTT or POST /api/edge/agents/logs). */
-export function appendAgentLogs(
+export async function appendAgentLogs(
   ctx: ServiceContext,
   projectId: string,
   entries: NewLogEntry[],
-): LogEntryDto[] {
+): Promise<LogEntryDto[]> {
   const now = ctx.clock.now();
   const rows = entries.map((e) => ({
     id: randomUUID(),
@@ -51,43 +50,31 @@ export function appendAgentLogs(
     timestamp: e.timestamp ?? now,
     createdAt: now,
   }));
-  ctx.db.transaction((tx) => {
-    for (const r of rows) tx.insert(agentLogs).values(r).run();
-  });
+  await ctx.store.agents.appendLogs(rows);
   return rows.map(toDto);
 }
 
-export function postAgentLog(
+export async function postAgentLog(
   ctx: ServiceContext,
   auth: AuthContext,
   projectId: string,
   entry: NewLogEntry,
-): LogEntryDto {
+): Promise<LogEntryDto> {
   assertProjectVisible(auth, projectId);
-  if (!ctx.db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
-    throw notFound("project");
-  const [dto] = appendAgentLogs(ctx, projectId, [entry]);
+  if (!(await ctx.store.field.project(projectId))) throw notFound("project");
+  const [dto] = await appendAgentLogs(ctx, projectId, [entry]);
   if (!dto) throw new Error("log entry was not stored");
   return dto;
 }
 
 /** Newest first; `level` keeps entries at or above it. */
-export function listAgentLogs(
+export async function listAgentLogs(
   ctx: ServiceContext,
   auth: AuthContext,
   query: { projectId: string; level?: LogLevel | undefined; limit: number },
-): LogEntryDto[] {
+): Promise<LogEntryDto[]> {
   assertProjectVisible(auth, query.projectId);
-  if (!ctx.db.select({ id: projects.id }).from(projects).where(eq(projects.id, query.projectId)).get()) {
-    throw notFound("project");
-  }
+  if (!(await ctx.store.field.project(query.projectId))) throw notFound("project");
   const levels = LOG_LEVELS.slice(LOG_LEVELS.indexOf(query.level ?? "debug"));
-  return ctx.db
-    .select()
-    .from(agentLogs)
-    .where(and(eq(agentLogs.projectId, query.projectId), inArray(agentLogs.level, [...levels])))
-    .orderBy(desc(agentLogs.timestamp), desc(agentLogs.createdAt))
-    .limit(query.limit)
-    .all()
-    .map(toDto);
+  return (await ctx.store.agents.logsOf(query.projectId, levels, query.limit)).map(toDto);
 }

@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { AppError } from "../../errors.ts";
-import { agentStatus } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** The agent's own deadline for a request: a little less than ours, so its answer beats our timeout. */
@@ -16,8 +14,8 @@ export const AGENT_DEADLINE_SHARE = 0.8;
  * Fails fast when the agent is known to be away (never connected, stopped, or its connection lost:
  * the broker published its last will), instead of waiting for a timeout.
  */
-export function assertAgentOnline(ctx: ServiceContext, projectId: string): void {
-  const row = ctx.db.select().from(agentStatus).where(eq(agentStatus.projectId, projectId)).get();
+export async function assertAgentOnline(ctx: ServiceContext, projectId: string): Promise<void> {
+  const row = await ctx.store.agents.status(projectId);
   if (!row)
     throw new AppError("AgentOffline", "the project has no agent connected yet: install and start one first");
   if (row.offlineAt && row.offlineAt.getTime() >= row.lastSeen.getTime()) {

@@ -1,5 +1,3 @@
-import { eq } from "drizzle-orm";
-import { projects } from "../../store/sqlite/schema/index.ts";
 import type { ServiceContext } from "../context.ts";
 import { autoDeployProject } from "./deploy.ts";
 import { KeyedDebounce } from "./keyed-debounce.ts";
@@ -13,29 +11,32 @@ export const AUTO_DEPLOY_DELAY_MS = 2_000;
  * projects with auto_deploy off and changes that leave the configuration hash unchanged.
  *
  * Lifecycle: the constructor only assigns; start() subscribes and schedules a check of every
- * auto_deploy project (a change made just before the last stop is not lost); stop() unsubscribes
- * and clears every pending timer.
+ * auto_deploy project (a change made just before the last stop is not lost); stop() unsubscribes,
+ * clears every pending timer and waits for a deployment under way.
  */
 export class AutoDeploy {
   readonly #ctx: ServiceContext;
   readonly #debounce: KeyedDebounce;
+  /** Deployments under way (each settles: #deploy catches its errors). */
+  readonly #running = new Set<Promise<void>>();
   #started = false;
 
   constructor(ctx: ServiceContext, delayMs = AUTO_DEPLOY_DELAY_MS) {
     this.#ctx = ctx;
-    this.#debounce = new KeyedDebounce(delayMs, (projectId) => this.#deploy(projectId));
+    this.#debounce = new KeyedDebounce(delayMs, (projectId) => {
+      const run = this.#deploy(projectId).finally(() => this.#running.delete(run));
+      this.#running.add(run);
+    });
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
     this.#ctx.events.on("configChanged", this.#onChange);
-    const auto = this.#ctx.db
-      .select({ id: projects.id })
-      .from(projects)
-      .where(eq(projects.autoDeploy, true))
-      .all();
-    for (const p of auto) this.#debounce.touch(p.id);
+    const auto = await this.#ctx.store.agents.autoDeployProjectIds();
+    // Stopped while the projects were read: nothing is scheduled.
+    if (!this.#started) return;
+    for (const id of auto) this.#debounce.touch(id);
   }
 
   /** Projects with a deployment waiting for its quiet time. */
@@ -43,20 +44,21 @@ export class AutoDeploy {
     return this.#debounce.pending;
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (!this.#started) return;
     this.#started = false;
     this.#ctx.events.off("configChanged", this.#onChange);
     this.#debounce.clear();
+    await Promise.all(this.#running);
   }
 
   #onChange = ({ projectId }: { projectId: string }): void => {
     this.#debounce.touch(projectId);
   };
 
-  #deploy(projectId: string): void {
+  async #deploy(projectId: string): Promise<void> {
     try {
-      const d = autoDeployProject(this.#ctx, projectId);
+      const d = await autoDeployProject(this.#ctx, projectId);
       // The activity log already tells people about every deployment; this line says why it was made.
       if (d) {
         this.#ctx.logger.debug("configuration deployed automatically", {

@@ -3,7 +3,7 @@ import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { AppError } from "../../errors.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleDeviceRow } from "../field/lookup.ts";
+import { visibleDevice } from "../field/lookup.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
 import { AGENT_DEADLINE_SHARE, askAgent, assertAgentOnline } from "./agent-requests.ts";
 
@@ -29,11 +29,11 @@ export async function browseDevice(
   nodeId: string | null,
   timeoutMs = BROWSE_TIMEOUT_MS,
 ): Promise<BrowseResult> {
-  const { device, projectId } = visibleDeviceRow(ctx.db, auth, deviceId);
+  const { device, projectId } = await visibleDevice(ctx.store.field, auth, deviceId);
   if (device.protocol !== "opc_ua") {
     throw new AppError("Conflict", `browsing is for OPC UA devices; this one speaks ${device.protocol}`);
   }
-  assertAgentOnline(ctx, projectId);
+  await assertAgentOnline(ctx, projectId);
   const body = await askAgent(
     ctx,
     projectId,

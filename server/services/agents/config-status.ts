@@ -1,5 +1,5 @@
 import type { ServiceContext } from "../context.ts";
-import { hasPendingChanges, latestDeployment } from "./deploy.ts";
+import { hasPendingChanges } from "./deploy.ts";
 
 /** Where a project's configuration stands against what was last deployed to its agent. */
 export type ConfigStatusDto = {
@@ -9,13 +9,14 @@ export type ConfigStatusDto = {
   pending_changes: boolean;
 };
 
-export function configStatusOf(ctx: ServiceContext, projectId: string): ConfigStatusDto {
-  return ctx.db.transaction((tx) => {
-    const last = latestDeployment(tx, projectId);
+/** Read in one transaction, so the deployment and the configuration compared are one snapshot. */
+export function configStatusOf(ctx: ServiceContext, projectId: string): Promise<ConfigStatusDto> {
+  return ctx.store.transaction(async (tx) => {
+    const last = await tx.agents.latestDeployment(projectId);
     return {
       deployed_version: last?.version ?? null,
       deployed_hash: last?.configHash ?? null,
-      pending_changes: hasPendingChanges(ctx, projectId, last?.configHash ?? null),
+      pending_changes: await hasPendingChanges(ctx, tx.agents, projectId, last?.configHash ?? null),
     };
   });
 }

@@ -1,17 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, desc, eq, inArray, lt } from "drizzle-orm";
 import { type AgentRuntimeConfig, configHash } from "../../../shared/mqtt/agent-config.ts";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { notFound } from "../../errors.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import {
-  alertRules,
-  assets,
-  deployments,
-  devices,
-  projects,
-  variables,
-} from "../../store/sqlite/schema/index.ts";
+import type { AgentStore } from "../../store/ports/agent-store.ts";
+import type { DeploymentRow } from "../../store/rows.ts";
+import type { StorePorts } from "../../store/store.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
@@ -32,7 +25,7 @@ export type DeploymentDto = {
   alert_rules: number;
 };
 
-export function toDeploymentDto(r: typeof deployments.$inferSelect): DeploymentDto {
+export function toDeploymentDto(r: DeploymentRow): DeploymentDto {
   const config = r.config as AgentRuntimeConfig;
   return {
     id: r.id,
@@ -51,48 +44,22 @@ export function toDeploymentDto(r: typeof deployments.$inferSelect): DeploymentD
 }
 
 /** The agent configuration of a project: enabled devices with their enabled variables, and enabled rules. */
-export function buildAgentConfig(ctx: ServiceContext, projectId: string): AgentRuntimeConfig {
-  const deviceRows = ctx.db
-    .select({ device: devices })
-    .from(devices)
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(and(eq(assets.projectId, projectId), eq(devices.enabled, true)))
-    .orderBy(asc(devices.createdAt), asc(devices.id))
-    .all()
-    .map((r) => r.device);
-  const variableRows =
-    deviceRows.length === 0
-      ? []
-      : ctx.db
-          .select()
-          .from(variables)
-          .where(
-            and(
-              inArray(
-                variables.deviceId,
-                deviceRows.map((d) => d.id),
-              ),
-              eq(variables.enabled, true),
-            ),
-          )
-          .orderBy(asc(variables.createdAt), asc(variables.id))
-          .all();
-  const rules = ctx.db
-    .select()
-    .from(alertRules)
-    .where(and(eq(alertRules.projectId, projectId), eq(alertRules.isEnabled, true)))
-    .orderBy(asc(alertRules.createdAt), asc(alertRules.id))
-    .all();
+export async function buildAgentConfig(
+  ctx: ServiceContext,
+  agents: AgentStore,
+  projectId: string,
+): Promise<AgentRuntimeConfig> {
+  const source = await agents.configSource(projectId);
   return {
     project_id: projectId,
-    devices: deviceRows.map((d) =>
+    devices: source.devices.map((d) =>
       toAgentDevice(
         ctx.keys,
         d,
-        variableRows.filter((v) => v.deviceId === d.id),
+        source.variables.filter((v) => v.deviceId === d.id),
       ),
     ),
-    alert_rules: rules.map((r) => ({
+    alert_rules: source.alertRules.map((r) => ({
       id: r.id,
       name: r.name,
       variable_alias: r.variableAlias,
@@ -105,51 +72,35 @@ export function buildAgentConfig(ctx: ServiceContext, projectId: string): AgentR
   };
 }
 
-type DeploymentRow = typeof deployments.$inferSelect;
-
-/** The project's newest deployment, or undefined before the first. */
-export function latestDeployment(db: DbOrTx, projectId: string): DeploymentRow | undefined {
-  return db
-    .select()
-    .from(deployments)
-    .where(eq(deployments.projectId, projectId))
-    .orderBy(desc(deployments.version))
-    .limit(1)
-    .get();
-}
-
 /**
  * Records a deployment (pending) with the next version and the config's content hash, unless the
  * newest deployment already carries that hash: then it is the answer and nothing is written, so
- * a repeated deploy makes no new version. Runs inside the caller's transaction.
+ * a repeated deploy makes no new version. Runs with the ports of the caller's transaction, which
+ * has called deploymentTarget (it holds off concurrent deployments of the project).
  */
-function recordDeployment(
+async function recordDeployment(
   ctx: ServiceContext,
-  tx: DbOrTx,
+  tx: StorePorts,
   projectId: string,
   createdBy: string | null,
-): { row: DeploymentRow; created: boolean } {
-  const config = buildAgentConfig(ctx, projectId);
+): Promise<{ row: DeploymentRow; created: boolean }> {
+  const config = await buildAgentConfig(ctx, tx.agents, projectId);
   const hash = configHash(config);
-  const last = latestDeployment(tx, projectId);
+  const last = await tx.agents.latestDeployment(projectId);
   if (last?.configHash === hash) return { row: last, created: false };
   const now = ctx.clock.now();
-  const row = tx
-    .insert(deployments)
-    .values({
-      id: randomUUID(),
-      projectId,
-      version: (last?.version ?? 0) + 1,
-      configHash: hash,
-      config: sealConfigSecrets(ctx.keys, config),
-      status: "pending",
-      error: null,
-      createdBy,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning()
-    .get();
+  const row = await tx.agents.insertDeployment({
+    id: randomUUID(),
+    projectId,
+    version: (last?.version ?? 0) + 1,
+    configHash: hash,
+    config: sealConfigSecrets(ctx.keys, config),
+    status: "pending",
+    error: null,
+    createdBy,
+    createdAt: now,
+    updatedAt: now,
+  });
   return { row, created: true };
 }
 
@@ -165,11 +116,14 @@ function announce(ctx: ServiceContext, row: DeploymentRow): void {
 }
 
 /** POST …/deploy: the new deployment, or the newest one when the configuration has not changed. */
-export function deployProject(ctx: ServiceContext, auth: AuthContext, projectId: string): DeploymentDto {
+export async function deployProject(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  projectId: string,
+): Promise<DeploymentDto> {
   assertProjectVisible(auth, projectId);
-  const { row, created } = ctx.db.transaction((tx) => {
-    if (!tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
-      throw notFound("project");
+  const { row, created } = await ctx.store.transaction(async (tx) => {
+    if (!(await tx.agents.deploymentTarget(projectId))) throw notFound("project");
     return recordDeployment(ctx, tx, projectId, auth.userId);
   });
   if (created) announce(ctx, row);
@@ -181,20 +135,24 @@ export function deployProject(ctx: ServiceContext, auth: AuthContext, projectId:
  * that still exists with auto_deploy on, and only when the configuration hash changed. Recorded
  * with no user (created_by null). Returns the new deployment, or null when none was made.
  */
-export function autoDeployProject(ctx: ServiceContext, projectId: string): DeploymentDto | null {
-  const { row, created } = ctx.db.transaction((tx) => {
-    const project = tx
-      .select({ autoDeploy: projects.autoDeploy })
-      .from(projects)
-      .where(eq(projects.id, projectId))
-      .get();
-    if (!project?.autoDeploy) return { row: null, created: false };
-    // Before the first deployment, an empty configuration has nothing to send.
-    if (!latestDeployment(tx, projectId) && !hasPendingChanges(ctx, projectId, null)) {
-      return { row: null, created: false };
-    }
-    return recordDeployment(ctx, tx, projectId, null);
-  });
+export async function autoDeployProject(
+  ctx: ServiceContext,
+  projectId: string,
+): Promise<DeploymentDto | null> {
+  const { row, created } = await ctx.store.transaction(
+    async (tx): Promise<{ row: DeploymentRow | null; created: boolean }> => {
+      const target = await tx.agents.deploymentTarget(projectId);
+      if (!target?.autoDeploy) return { row: null, created: false };
+      // Before the first deployment, an empty configuration has nothing to send.
+      if (
+        !(await tx.agents.latestDeployment(projectId)) &&
+        !(await hasPendingChanges(ctx, tx.agents, projectId, null))
+      ) {
+        return { row: null, created: false };
+      }
+      return recordDeployment(ctx, tx, projectId, null);
+    },
+  );
   if (!row || !created) return null;
   announce(ctx, row);
   return toDeploymentDto(row);
@@ -205,12 +163,13 @@ export function autoDeployProject(ctx: ServiceContext, projectId: string): Deplo
  * Before any deployment the baseline is the empty configuration: a project with nothing to poll
  * and no rules has nothing pending.
  */
-export function hasPendingChanges(
+export async function hasPendingChanges(
   ctx: ServiceContext,
+  agents: AgentStore,
   projectId: string,
   deployedHash: string | null,
-): boolean {
-  const current = configHash(buildAgentConfig(ctx, projectId));
+): Promise<boolean> {
+  const current = configHash(await buildAgentConfig(ctx, agents, projectId));
   return current !== (deployedHash ?? configHash(emptyAgentConfig(projectId)));
 }
 
@@ -218,45 +177,34 @@ function emptyAgentConfig(projectId: string): AgentRuntimeConfig {
   return { project_id: projectId, devices: [], alert_rules: [] };
 }
 
-export function listDeployments(ctx: ServiceContext, auth: AuthContext, projectId: string): DeploymentDto[] {
+export async function listDeployments(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  projectId: string,
+): Promise<DeploymentDto[]> {
   assertProjectVisible(auth, projectId);
-  if (!ctx.db.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
-    throw notFound("project");
-  return ctx.db
-    .select()
-    .from(deployments)
-    .where(eq(deployments.projectId, projectId))
-    .orderBy(desc(deployments.version))
-    .all()
-    .map(toDeploymentDto);
+  if (!(await ctx.store.field.project(projectId))) throw notFound("project");
+  return (await ctx.store.agents.deploymentsOf(projectId)).map(toDeploymentDto);
 }
 
 /** The agent's report on a deployment. An applied version supersedes older ones still pending. */
-export function recordConfigStatus(ctx: ServiceContext, projectId: string, s: Payload<"configStatus">): void {
+export async function recordConfigStatus(
+  ctx: ServiceContext,
+  projectId: string,
+  s: Payload<"configStatus">,
+): Promise<void> {
   const now = ctx.clock.now();
-  ctx.db.transaction((tx) => {
-    const row = tx
-      .select()
-      .from(deployments)
-      .where(and(eq(deployments.id, s.deployment_id), eq(deployments.projectId, projectId)))
-      .get();
+  await ctx.store.transaction(async (tx) => {
+    const row = await tx.agents.deploymentOf(projectId, s.deployment_id);
     if (!row) return;
-    tx.update(deployments)
-      .set({ status: s.status, error: s.status === "failed" ? (s.error ?? "failed") : null, updatedAt: now })
-      .where(eq(deployments.id, row.id))
-      .run();
-    if (s.status === "applied") {
-      tx.update(deployments)
-        .set({ status: "failed", error: `superseded by version ${row.version}`, updatedAt: now })
-        .where(
-          and(
-            eq(deployments.projectId, projectId),
-            eq(deployments.status, "pending"),
-            lt(deployments.version, row.version),
-          ),
-        )
-        .run();
-    }
+    await tx.agents.setDeploymentStatus(
+      row.id,
+      s.status,
+      s.status === "failed" ? (s.error ?? "failed") : null,
+      now,
+    );
+    if (s.status === "applied")
+      await tx.agents.failPendingBefore(projectId, row.version, `superseded by version ${row.version}`, now);
   });
 }
 
@@ -265,22 +213,16 @@ export function recordConfigStatus(ctx: ServiceContext, projectId: string, s: Pa
  * in memory, so it republishes these at start-up: an agent offline during a server restart still
  * finds its configuration waiting.
  */
-export function latestConfigMessages(
+export async function latestConfigMessages(
   ctx: ServiceContext,
-): { projectId: string; message: Payload<"config"> }[] {
-  const rows = ctx.sqlite
-    .prepare(
-      `SELECT d.* FROM deployments d
-       WHERE d.version = (SELECT MAX(version) FROM deployments WHERE project_id = d.project_id)`,
-    )
-    .all() as { id: string; project_id: string; version: number; config_hash: string; config: string }[];
-  return rows.map((r) => ({
-    projectId: r.project_id,
+): Promise<{ projectId: string; message: Payload<"config"> }[]> {
+  return (await ctx.store.agents.latestDeployments()).map((r) => ({
+    projectId: r.projectId,
     message: {
       deployment_id: r.id,
       version: r.version,
-      hash: r.config_hash,
-      config: openConfigSecrets(ctx.keys, JSON.parse(r.config) as AgentRuntimeConfig),
+      hash: r.configHash,
+      config: openConfigSecrets(ctx.keys, r.config as AgentRuntimeConfig),
     },
   }));
 }

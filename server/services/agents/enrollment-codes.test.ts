@@ -12,9 +12,9 @@ import {
   issueEnrollmentCode,
 } from "./enrollment-codes.ts";
 
-const codeOf = (fn: () => unknown): string => {
+const codeOf = async (fn: () => Promise<unknown>): Promise<string> => {
   try {
-    fn();
+    await fn();
   } catch (err) {
     if (err instanceof AppError) return err.code;
     throw err;
@@ -33,7 +33,7 @@ describe("enrollment codes (service)", () => {
   it("a system-issued code: only its hash stored, 7 days by default, audited with no user", async () => {
     const project = await t.project();
     const ctx = t.server.context;
-    const issued = issueEnrollmentCode(ctx, null, project, { purpose: "linux_script" });
+    const issued = await issueEnrollmentCode(ctx, null, project, { purpose: "linux_script" });
     expect(issued.code).toMatch(/^cen_[\w-]{43}$/);
     expect(Date.parse(issued.expires_at) - ctx.clock.now().getTime()).toBeGreaterThan(
       (ENROLLMENT_CODE_TTL_SECONDS - 5) * 1000,
@@ -55,10 +55,12 @@ describe("enrollment codes (service)", () => {
 
   it("NotFound for an unknown project; ValidationFailed for a TTL out of range", async () => {
     const ctx = t.server.context;
-    expect(codeOf(() => issueEnrollmentCode(ctx, null, crypto.randomUUID()))).toBe("NotFound");
+    expect(await codeOf(() => issueEnrollmentCode(ctx, null, crypto.randomUUID()))).toBe("NotFound");
     const project = await t.project();
-    expect(codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 0 }))).toBe("ValidationFailed");
-    expect(codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 31 * 24 * 3600 }))).toBe(
+    expect(await codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 0 }))).toBe(
+      "ValidationFailed",
+    );
+    expect(await codeOf(() => issueEnrollmentCode(ctx, null, project, { ttlSeconds: 31 * 24 * 3600 }))).toBe(
       "ValidationFailed",
     );
   });
@@ -66,35 +68,37 @@ describe("enrollment codes (service)", () => {
   it("state: active, then used after enrolling; expired once the clock passes expires_at; unknown is null", async () => {
     const project = await t.project();
     const ctx = t.server.context;
-    const used = issueEnrollmentCode(ctx, null, project, { purpose: "msi", ttlSeconds: 60 });
-    const idle = issueEnrollmentCode(ctx, null, project, { purpose: "msi", ttlSeconds: 60 });
-    expect(enrollmentCodeState(ctx, used.code)).toEqual({
+    const used = await issueEnrollmentCode(ctx, null, project, { purpose: "msi", ttlSeconds: 60 });
+    const idle = await issueEnrollmentCode(ctx, null, project, { purpose: "msi", ttlSeconds: 60 });
+    expect(await enrollmentCodeState(ctx, used.code)).toEqual({
       id: used.id,
       projectId: project,
       status: "active",
     });
-    enrollAgent(ctx, used.code, { hostname: "rig-7" });
-    expect(enrollmentCodeState(ctx, used.code)?.status).toBe("used");
+    await enrollAgent(ctx, used.code, { hostname: "rig-7" });
+    expect((await enrollmentCodeState(ctx, used.code))?.status).toBe("used");
     t.clock.advance(61_000);
-    expect(enrollmentCodeState(ctx, idle.code)?.status).toBe("expired");
+    expect((await enrollmentCodeState(ctx, idle.code))?.status).toBe("expired");
     // Used stays used after expiry: it answers why the code does not work.
-    expect(enrollmentCodeState(ctx, used.code)?.status).toBe("used");
-    expect(codeOf(() => enrollAgent(ctx, idle.code, {}))).toBe("EnrollmentCodeExpired");
-    expect(enrollmentCodeState(ctx, "cen_never-issued")).toBeNull();
+    expect((await enrollmentCodeState(ctx, used.code))?.status).toBe("used");
+    expect(await codeOf(() => enrollAgent(ctx, idle.code, {}))).toBe("EnrollmentCodeExpired");
+    expect(await enrollmentCodeState(ctx, "cen_never-issued")).toBeNull();
   });
 
   it("the enrolled token logs in to MQTT as agent:<project>, and the project's previous token stops working", async () => {
     const project = await t.project();
     const ctx = t.server.context;
     const url = `mqtt://127.0.0.1:${t.server.broker.port}`;
-    const first = enrollAgent(ctx, issueEnrollmentCode(ctx, null, project).code, {});
+    const first = await enrollAgent(ctx, (await issueEnrollmentCode(ctx, null, project)).code, {});
     const old = await mqtt.connectAsync(url, {
       username: first.mqtt_username,
       password: first.agent_token,
       reconnectPeriod: 0,
     });
     const closed = new Promise<void>((resolve) => old.once("close", () => resolve()));
-    const second = enrollAgent(ctx, issueEnrollmentCode(ctx, null, project).code, { hostname: "b" });
+    const second = await enrollAgent(ctx, (await issueEnrollmentCode(ctx, null, project)).code, {
+      hostname: "b",
+    });
     expect(second).toMatchObject({ project_id: project, mqtt_username: `agent:${project}` });
     await closed;
     const agent = await mqtt.connectAsync(url, {
@@ -115,22 +119,22 @@ describe("enrollment codes (service)", () => {
   it("a failed enrollment writes nothing: no token, no audit row, the code stays as it was", async () => {
     const project = await t.project();
     const ctx = t.server.context;
-    const issued = issueEnrollmentCode(ctx, null, project);
+    const issued = await issueEnrollmentCode(ctx, null, project);
     const auditBefore = ctx.db.select().from(auditLog).all().length;
-    expect(codeOf(() => enrollAgent(ctx, `${issued.code}x`, {}))).toBe("InvalidEnrollmentCode");
+    expect(await codeOf(() => enrollAgent(ctx, `${issued.code}x`, {}))).toBe("InvalidEnrollmentCode");
     expect(ctx.db.select().from(auditLog).all().length).toBe(auditBefore);
-    expect(enrollmentCodeState(ctx, issued.code)?.status).toBe("active");
+    expect((await enrollmentCodeState(ctx, issued.code))?.status).toBe("active");
   });
 
   it("codes go with their project", async () => {
     const project = await t.project();
     const ctx = t.server.context;
-    const issued = issueEnrollmentCode(ctx, null, project);
+    const issued = await issueEnrollmentCode(ctx, null, project);
     const del = await t.request(`/api/edge/projects/${project}`, {
       method: "DELETE",
       token: (await t.admin()).token,
     });
     expect(del.status).toBe(204);
-    expect(enrollmentCodeState(ctx, issued.code)).toBeNull();
+    expect(await enrollmentCodeState(ctx, issued.code)).toBeNull();
   });
 });

@@ -1,14 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import { appendAudit, type DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { enrollmentCodes, type enrollmentPurposes, projects } from "../../store/sqlite/schema/index.ts";
+import type { AgentStore } from "../../store/ports/agent-store.ts";
+import type { FieldStore } from "../../store/ports/field-store.ts";
+import type { EnrollmentCodeRow } from "../../store/rows.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import type { ServiceContext } from "../context.ts";
 import { agentMqttUsername, replaceAgentToken } from "./agent-token.ts";
 
-export type EnrollmentPurpose = (typeof enrollmentPurposes)[number];
+export type EnrollmentPurpose = EnrollmentCodeRow["purpose"];
 export type EnrollmentCodeStatus = "active" | "used" | "expired" | "revoked";
 
 export const ENROLLMENT_CODE_TTL_SECONDS = 7 * 24 * 3600;
@@ -30,7 +30,7 @@ export type EnrollmentCodeDto = {
 
 export type Enrollment = { project_id: string; agent_token: string; mqtt_username: string };
 
-type CodeRow = typeof enrollmentCodes.$inferSelect;
+type CodeRow = EnrollmentCodeRow;
 
 /** Revoked wins over used, used over expired: each answers "why does this code not work now". */
 function statusOf(row: CodeRow, now: Date): EnrollmentCodeStatus {
@@ -52,21 +52,20 @@ function toDto(row: CodeRow, now: Date): EnrollmentCodeDto {
   };
 }
 
-function assertProjectExists(tx: DbOrTx, projectId: string): void {
-  if (!tx.select({ id: projects.id }).from(projects).where(eq(projects.id, projectId)).get())
-    throw notFound("project");
+async function assertProjectExists(field: FieldStore, projectId: string): Promise<void> {
+  if (!(await field.project(projectId))) throw notFound("project");
 }
 
 /**
  * Issues a one-time enrollment code for the project, shown once; only its SHA-256 is stored.
  * `by` null: the system issued it (an install script download, an MSI build); it is still audited.
  */
-export function issueEnrollmentCode(
+export async function issueEnrollmentCode(
   ctx: ServiceContext,
   by: AuthContext | null,
   projectId: string,
   opts: { purpose?: EnrollmentPurpose; ttlSeconds?: number } = {},
-): IssuedEnrollmentCode {
+): Promise<IssuedEnrollmentCode> {
   if (by) assertProjectVisible(by, projectId);
   const ttl = opts.ttlSeconds ?? ENROLLMENT_CODE_TTL_SECONDS;
   if (!Number.isInteger(ttl) || ttl < 1 || ttl > ENROLLMENT_CODE_MAX_TTL_SECONDS)
@@ -76,20 +75,19 @@ export function issueEnrollmentCode(
   const expiresAt = new Date(now.getTime() + ttl * 1000);
   const id = randomUUID();
   const code = `${ENROLLMENT_CODE_PREFIX}${randomToken(32)}`;
-  ctx.db.transaction((tx) => {
-    assertProjectExists(tx, projectId);
-    tx.insert(enrollmentCodes)
-      .values({
-        id,
-        projectId,
-        codeHash: sha256Hex(code),
-        purpose,
-        createdBy: by?.userId ?? null,
-        createdAt: now,
-        expiresAt,
-      })
-      .run();
-    appendAudit(tx, {
+  const codeHash = sha256Hex(code);
+  await ctx.store.transaction(async (tx) => {
+    await assertProjectExists(tx.field, projectId);
+    await tx.agents.insertEnrollmentCode({
+      id,
+      projectId,
+      codeHash,
+      purpose,
+      createdBy: by?.userId ?? null,
+      createdAt: now,
+      expiresAt,
+    });
+    await tx.audit.append({
       at: now,
       userId: by?.userId ?? null,
       projectId,
@@ -105,46 +103,39 @@ export function issueEnrollmentCode(
 }
 
 /** The project's enrollment codes, newest first, without the codes. */
-export function listEnrollmentCodes(
+export async function listEnrollmentCodes(
   ctx: ServiceContext,
   auth: AuthContext,
   projectId: string,
-): EnrollmentCodeDto[] {
+): Promise<EnrollmentCodeDto[]> {
   assertProjectVisible(auth, projectId);
-  assertProjectExists(ctx.db, projectId);
+  await assertProjectExists(ctx.store.field, projectId);
   const now = ctx.clock.now();
-  return ctx.db
-    .select()
-    .from(enrollmentCodes)
-    .where(eq(enrollmentCodes.projectId, projectId))
-    .orderBy(desc(enrollmentCodes.createdAt), desc(enrollmentCodes.id))
-    .all()
-    .map((row) => toDto(row, now));
+  return (await ctx.store.agents.enrollmentCodesOf(projectId)).map((row) => toDto(row, now));
 }
 
 /**
  * Revokes a code: it no longer enrolls an agent nor downloads a binary, so an installer made with it
  * stops working. Revoking a revoked code changes nothing and is not audited again.
  */
-export function revokeEnrollmentCode(
+export async function revokeEnrollmentCode(
   ctx: ServiceContext,
   auth: AuthContext,
   projectId: string,
   codeId: string,
-): EnrollmentCodeDto {
+): Promise<EnrollmentCodeDto> {
   assertProjectVisible(auth, projectId);
   const now = ctx.clock.now();
-  return ctx.db.transaction((tx) => {
-    assertProjectExists(tx, projectId);
-    const row = tx
-      .select()
-      .from(enrollmentCodes)
-      .where(and(eq(enrollmentCodes.id, codeId), eq(enrollmentCodes.projectId, projectId)))
-      .get();
-    if (!row) throw notFound("enrollment code");
-    if (row.revokedAt) return toDto(row, now);
-    tx.update(enrollmentCodes).set({ revokedAt: now }).where(eq(enrollmentCodes.id, codeId)).run();
-    appendAudit(tx, {
+  return ctx.store.transaction(async (tx) => {
+    await assertProjectExists(tx.field, projectId);
+    const row = await tx.agents.enrollmentCode(codeId);
+    if (row?.projectId !== projectId) throw notFound("enrollment code");
+    if (row.revokedAt || !(await tx.agents.revokeEnrollmentCode(codeId, now))) {
+      // Revoked already (by another transaction, when its revocation committed after our read).
+      const current = row.revokedAt ? row : await tx.agents.enrollmentCode(codeId);
+      return toDto(current ?? row, now);
+    }
+    await tx.audit.append({
       at: now,
       userId: auth.userId,
       projectId,
@@ -163,15 +154,11 @@ export function revokeEnrollmentCode(
  * used code (the binary holds no secret, and re-running an installer downloads it again); a cached
  * MSI is served only while its code is active. Null for a code that was never issued.
  */
-export function enrollmentCodeState(
+export async function enrollmentCodeState(
   ctx: ServiceContext,
   code: string,
-): { id: string; projectId: string; status: EnrollmentCodeStatus } | null {
-  const row = ctx.db
-    .select()
-    .from(enrollmentCodes)
-    .where(eq(enrollmentCodes.codeHash, sha256Hex(code)))
-    .get();
+): Promise<{ id: string; projectId: string; status: EnrollmentCodeStatus } | null> {
+  const row = await ctx.store.agents.enrollmentCodeByHash(sha256Hex(code));
   return row ? { id: row.id, projectId: row.projectId, status: statusOf(row, ctx.clock.now()) } : null;
 }
 
@@ -195,60 +182,47 @@ function refusal(status: Exclude<EnrollmentCodeStatus, "active">, row: CodeRow):
 
 /**
  * Trades an active code for a new agent token of its project, once: the code is claimed and the
- * token replaced in one immediate (write-locked) transaction, so of two concurrent calls with one
- * code exactly one succeeds. Like issueAgentToken, the new token revokes the project's previous one.
+ * token replaced in one transaction, and the claim is conditional (claimEnrollmentCode), so of two
+ * concurrent calls with one code exactly one succeeds. Like issueAgentToken, the new token revokes
+ * the project's previous one.
  */
-export function enrollAgent(
+export async function enrollAgent(
   ctx: ServiceContext,
   code: string,
   meta: { address?: string; hostname?: string; projectId?: string },
-): Enrollment {
+): Promise<Enrollment> {
   const now = ctx.clock.now();
   const hash = sha256Hex(code);
-  const enrolled = ctx.db.transaction(
-    (tx) => {
-      const row = tx.select().from(enrollmentCodes).where(eq(enrollmentCodes.codeHash, hash)).get();
-      if (!row) throw new AppError("InvalidEnrollmentCode", "the enrollment code is not valid");
-      // An agent configured for another project must not take (and rotate) this project's token.
-      if (meta.projectId !== undefined && meta.projectId !== row.projectId)
-        throw new AppError(
-          "InvalidEnrollmentCode",
-          "this enrollment code belongs to another project than project_id",
-        );
-      const status = statusOf(row, now);
-      if (status !== "active") throw refusal(status, row);
-      const claimed = tx
-        .update(enrollmentCodes)
-        .set({ usedAt: now })
-        .where(
-          and(
-            eq(enrollmentCodes.id, row.id),
-            isNull(enrollmentCodes.usedAt),
-            isNull(enrollmentCodes.revokedAt),
-          ),
-        )
-        .run();
-      if (claimed.changes !== 1) throw refusal("used", { ...row, usedAt: now });
-      const token = replaceAgentToken(tx, row.projectId, null, now);
-      appendAudit(tx, {
-        at: now,
-        userId: null,
-        projectId: row.projectId,
-        entity: "enrollment_code",
-        entityId: row.id,
-        action: "update",
-        before: { status: "active" },
-        after: {
-          status: "used",
-          used_at: now.toISOString(),
-          hostname: meta.hostname ?? null,
-          address: meta.address ?? null,
-        },
-      });
-      return { projectId: row.projectId, token };
-    },
-    { behavior: "immediate" },
-  );
+  const enrolled = await ctx.store.transaction(async (tx) => {
+    const row = await tx.agents.enrollmentCodeByHash(hash);
+    if (!row) throw new AppError("InvalidEnrollmentCode", "the enrollment code is not valid");
+    // An agent configured for another project must not take (and rotate) this project's token.
+    if (meta.projectId !== undefined && meta.projectId !== row.projectId)
+      throw new AppError(
+        "InvalidEnrollmentCode",
+        "this enrollment code belongs to another project than project_id",
+      );
+    const status = statusOf(row, now);
+    if (status !== "active") throw refusal(status, row);
+    if (!(await tx.agents.claimEnrollmentCode(row.id, now))) throw refusal("used", { ...row, usedAt: now });
+    const token = await replaceAgentToken(tx, row.projectId, null, now);
+    await tx.audit.append({
+      at: now,
+      userId: null,
+      projectId: row.projectId,
+      entity: "enrollment_code",
+      entityId: row.id,
+      action: "update",
+      before: { status: "active" },
+      after: {
+        status: "used",
+        used_at: now.toISOString(),
+        hostname: meta.hostname ?? null,
+        address: meta.address ?? null,
+      },
+    });
+    return { projectId: row.projectId, token };
+  });
   ctx.events.emit("agentTokenRotated", { projectId: enrolled.projectId });
   return {
     project_id: enrolled.projectId,
@@ -259,12 +233,14 @@ export function enrollAgent(
 
 /**
  * What an issued code is worth now, by its id: an MSI build keeps its code's id, never the code.
- * Null when no such code exists (or its project was deleted).
+ * Null when no such code exists (or its project was deleted). `agents`: the store's port, or the
+ * caller's transaction's.
  */
-export function enrollmentCodeStatusById(
+export async function enrollmentCodeStatusById(
   ctx: ServiceContext,
+  agents: AgentStore,
   codeId: string,
-): { status: EnrollmentCodeStatus; expiresAt: Date } | null {
-  const row = ctx.db.select().from(enrollmentCodes).where(eq(enrollmentCodes.id, codeId)).get();
+): Promise<{ status: EnrollmentCodeStatus; expiresAt: Date } | null> {
+  const row = await agents.enrollmentCode(codeId);
   return row ? { status: statusOf(row, ctx.clock.now()), expiresAt: row.expiresAt } : null;
 }

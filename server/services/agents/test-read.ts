@@ -1,11 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { and, asc, eq } from "drizzle-orm";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { AppError } from "../../errors.ts";
-import { variables } from "../../store/sqlite/schema/index.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
-import { visibleDeviceRow } from "../field/lookup.ts";
+import { visibleDevice } from "../field/lookup.ts";
 import { toAgentDevice } from "./agent-device-config.ts";
 import { AGENT_DEADLINE_SHARE, askAgent, assertAgentOnline } from "./agent-requests.ts";
 
@@ -32,14 +30,9 @@ export async function testReadDevice(
   deviceId: string,
   timeoutMs = TEST_READ_TIMEOUT_MS,
 ): Promise<TestReadResult> {
-  const { device, projectId } = visibleDeviceRow(ctx.db, auth, deviceId);
-  assertAgentOnline(ctx, projectId);
-  const vars = ctx.db
-    .select()
-    .from(variables)
-    .where(and(eq(variables.deviceId, device.id), eq(variables.enabled, true)))
-    .orderBy(asc(variables.createdAt), asc(variables.id))
-    .all();
+  const { device, projectId } = await visibleDevice(ctx.store.field, auth, deviceId);
+  await assertAgentOnline(ctx, projectId);
+  const vars = await ctx.store.agents.enabledVariables([device.id]);
   if (vars.length === 0) throw new AppError("Conflict", "the device has no enabled variables to read");
   const message: Payload<"request"> = {
     request_id: randomUUID(),

@@ -12,8 +12,8 @@ export function isEnrollmentCode(credential: string): boolean {
  * binary holds no secret, and re-running an install script (an upgrade) downloads it again. An
  * expired or revoked code is refused, so an install script made before a revocation stops working.
  */
-export function assertCodeMayDownload(ctx: ServiceContext, code: string): void {
-  const state = enrollmentCodeState(ctx, code);
+export async function assertCodeMayDownload(ctx: ServiceContext, code: string): Promise<void> {
+  const state = await enrollmentCodeState(ctx, code);
   const ask = "ask a supervisor for a new install script";
   if (!state) throw new AppError("InvalidEnrollmentCode", "the enrollment code is not valid");
   if (state.status === "expired")

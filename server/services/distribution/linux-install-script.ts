@@ -33,7 +33,7 @@ export async function linuxInstallScript(
     );
   const files = installFiles();
   // Only once the script can be made: a refused request leaves no unused code behind.
-  const issued = issueEnrollmentCode(ctx, auth, projectId, { purpose: "linux_script" });
+  const issued = await issueEnrollmentCode(ctx, auth, projectId, { purpose: "linux_script" });
   const serverUrl = publicBaseUrl(ctx.config, requestUrl);
   const sha256 = (arch: string) => built.find((b) => b.arch === arch)?.found?.artifact.sha256 ?? "";
   const config = {

@@ -1,8 +1,5 @@
-import { eq } from "drizzle-orm";
 import { notFound } from "../../errors.ts";
 import type { FieldStore } from "../../store/ports/field-store.ts";
-import type { DbOrTx } from "../../store/sqlite/append-audit.ts";
-import { assets, devices, projects } from "../../store/sqlite/schema/index.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -32,24 +29,5 @@ export async function visibleDevice(field: FieldStore, auth: AuthContext, id: st
 export async function visibleVariable(field: FieldStore, auth: AuthContext, id: string) {
   const found = await field.variable(id);
   if (!found || !canSeeProject(auth, found.projectId)) throw notFound("variable");
-  return found;
-}
-
-/** visibleProject for code still on the SQLite connection (until it moves onto the field port). */
-export function visibleProjectRow(db: DbOrTx, auth: AuthContext, id: string) {
-  const row = db.select().from(projects).where(eq(projects.id, id)).get();
-  if (!row || !canSeeProject(auth, row.id)) throw notFound("project");
-  return row;
-}
-
-/** visibleDevice for code still on the SQLite connection (agents, until it moves onto its port). */
-export function visibleDeviceRow(db: DbOrTx, auth: AuthContext, id: string) {
-  const found = db
-    .select({ device: devices, projectId: assets.projectId })
-    .from(devices)
-    .innerJoin(assets, eq(assets.id, devices.assetId))
-    .where(eq(devices.id, id))
-    .get();
-  if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
   return found;
 }

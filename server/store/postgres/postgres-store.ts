@@ -17,7 +17,13 @@ import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
-function portsOn(session: PgSession, rollups: SettlerSlot): StorePorts {
+/**
+ * The ports PostgreSQL serves so far: all but the agents'. Until it serves all of StorePorts it
+ * is not a Store, and the server cannot run on it.
+ */
+export type PostgresPorts = Omit<StorePorts, "agents">;
+
+function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
@@ -40,7 +46,7 @@ function portsOn(session: PgSession, rollups: SettlerSlot): StorePorts {
  * transaction too, as on SQLite's one connection: on another connection they would escape it,
  * or wait forever on a row it has locked (the audit head).
  */
-export class PostgresStore implements Store {
+export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
@@ -86,7 +92,7 @@ export class PostgresStore implements Store {
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
       return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
     }

@@ -1,4 +1,5 @@
 import type { Store, StorePorts } from "../store.ts";
+import { SqliteAgentStore } from "./agent-store.ts";
 import { SqliteAlarmStore } from "./alarm-store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
 import { SqliteBillingStore } from "./billing-store.ts";
@@ -32,6 +33,7 @@ export class SqliteStore implements Store {
   readonly mqttCredentials: SqliteMqttCredentialStore;
   readonly installerBuilds: SqliteInstallerBuildStore;
   readonly records: SqliteRecordStore;
+  readonly agents: SqliteAgentStore;
   readonly hmi: SqliteHmiStore;
   readonly #session: SqliteSession;
   readonly #steps: { begin(): void; commit(): void; rollback(): void };
@@ -60,6 +62,7 @@ export class SqliteStore implements Store {
     this.mqttCredentials = new SqliteMqttCredentialStore(this.#session);
     this.installerBuilds = new SqliteInstallerBuildStore(this.#session);
     this.records = new SqliteRecordStore(this.#session);
+    this.agents = new SqliteAgentStore(this.#session);
     this.hmi = new SqliteHmiStore(this.#session);
   }
 

@@ -161,8 +161,8 @@ describe("edge devices: protocol settings", () => {
   }
 
   /** The configuration message the agent receives for the project's newest deployment (what the broker publishes). */
-  const agentConfig = (project: string) => {
-    const message = latestConfigMessages(t.server.context).find((m) => m.projectId === project);
+  const agentConfig = async (project: string) => {
+    const message = (await latestConfigMessages(t.server.context)).find((m) => m.projectId === project);
     if (!message) throw new Error("no deployment");
     return message.message.config;
   };
@@ -230,7 +230,7 @@ describe("edge devices: protocol settings", () => {
       };
       // At rest the deployment holds the password sealed, never in the clear.
       expect(row.config).not.toContain(PASSWORD);
-      return agentConfig(project) as { devices: { settings?: Record<string, unknown> }[] };
+      return (await agentConfig(project)) as { devices: { settings?: Record<string, unknown> }[] };
     };
     const first = await deploy();
     expect(first.devices[0]?.settings).toMatchObject({
@@ -281,7 +281,7 @@ describe("edge devices: protocol settings", () => {
       );
       return {
         hash: res.body.config_hash,
-        config: agentConfig(project) as { devices: Record<string, unknown>[] },
+        config: (await agentConfig(project)) as { devices: Record<string, unknown>[] },
       };
     };
     const first = await deploy();

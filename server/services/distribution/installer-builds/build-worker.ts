@@ -150,7 +150,7 @@ export class InstallerBuildWorker {
       const inputs = installerInputs(this.#artifacts, project, queued.serverUrl);
       if ("missing" in inputs) throw new MsiBuildError(inputs.missing);
       await this.#set(id, { agentVersion: inputs.agentVersion, inputsSha256: inputs.inputsSha256 });
-      const code = issueEnrollmentCode(ctx, null, project.id, { purpose: "msi" });
+      const code = await issueEnrollmentCode(ctx, null, project.id, { purpose: "msi" });
       await this.#set(id, { enrollmentCodeId: code.id });
       this.#log(id, `enrollment code ${code.id} issued for this MSI, valid until ${code.expires_at}`);
       const built = await buildMsi({

@@ -47,7 +47,7 @@ export async function requestInstallerBuild(
     if (active) return { build: active, queued: false };
     const inputs = installerInputs(artifacts, project, opts.serverUrl);
     if (!opts.rebuild && !("missing" in inputs)) {
-      const cached = await servableBuild(ctx, tx.installerBuilds, projectId, inputs);
+      const cached = await servableBuild(ctx, tx, projectId, inputs);
       if (cached) return { build: cached, queued: false };
     }
     if (!opts.retryFailed) {

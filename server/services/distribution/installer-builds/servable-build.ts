@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { InstallerBuildStore } from "../../../store/ports/installer-build-store.ts";
+import type { StorePorts } from "../../../store/store.ts";
 import { enrollmentCodeStatusById } from "../../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { InstallerBuildRow } from "./build-dto.ts";
@@ -18,14 +18,13 @@ export const MSI_CODE_MIN_REMAINING_MS = 24 * 3_600_000;
  */
 export async function servableBuild(
   ctx: ServiceContext,
-  builds: InstallerBuildStore,
+  tx: Pick<StorePorts, "installerBuilds" | "agents">,
   projectId: string,
   key: { agentVersion: string; inputsSha256: string },
 ): Promise<InstallerBuildRow | null> {
-  const row = await builds.latestBuilt(projectId, key);
+  const row = await tx.installerBuilds.latestBuilt(projectId, key);
   if (!row?.file || !row.enrollmentCodeId) return null;
-  // Enrollment codes are not on their port yet: read on the SQLite connection (inside the caller's transaction).
-  const code = enrollmentCodeStatusById(ctx, row.enrollmentCodeId);
+  const code = await enrollmentCodeStatusById(ctx, tx.agents, row.enrollmentCodeId);
   if (code?.status !== "active") return null;
   if (code.expiresAt.getTime() - ctx.clock.now().getTime() < MSI_CODE_MIN_REMAINING_MS) return null;
   return existsSync(join(installersDir(ctx), row.file)) ? row : null;

@@ -12,7 +12,7 @@ export async function getProject(
   id: string,
 ): Promise<ProjectDto & { config_status: ConfigStatusDto }> {
   const project = toProjectDto(await visibleProject(ctx.store.field, auth, id));
-  return { ...project, config_status: configStatusOf(ctx, id) };
+  return { ...project, config_status: await configStatusOf(ctx, id) };
 }
 
 /** Read in one transaction so the tree is a consistent snapshot. */

@@ -1,3 +1,4 @@
+import type { PostgresPorts } from "../../postgres/postgres-store.ts";
 import type {
   assets,
   devices,
@@ -8,8 +9,11 @@ import type {
 } from "../../sqlite/schema/index.ts";
 import type { Store } from "../../store.ts";
 
-/** What the suites cover: every port, on both adapters. */
-export type ContractStore = Store;
+/** What the suites cover: every port both adapters serve (see PostgresPorts). */
+export type ContractStore = PostgresPorts &
+  Pick<Store, "backend" | "probe" | "close"> & {
+    transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T>;
+  };
 
 export type NewAsset = typeof assets.$inferInsert;
 export type NewDevice = typeof devices.$inferInsert;
