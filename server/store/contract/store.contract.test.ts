@@ -13,6 +13,7 @@ import * as pgSchema from "../postgres/schema/index.ts";
 import { openDatabase } from "../sqlite/client.ts";
 import * as sqliteSchema from "../sqlite/schema/index.ts";
 import { SqliteStore } from "../sqlite/sqlite-store.ts";
+import { agentStoreContract } from "./testing/agent-store.contract.ts";
 import { alarmStoreContract } from "./testing/alarm-store.contract.ts";
 import { auditStoreContract, expectIntactChain, storedChain } from "./testing/audit-store.contract.ts";
 import type { ContractBackend } from "./testing/backend.ts";
@@ -112,6 +113,7 @@ function contracts(backend: ContractBackend): void {
   describe("InstallerBuildStore", () => installerBuildStoreContract(backend));
   describe("TelemetryStore: reads", () => telemetryStoreContract(backend));
   describe("HmiStore", () => hmiStoreContract(backend));
+  describe("AgentStore", () => agentStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));
 }
 

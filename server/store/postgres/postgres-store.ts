@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { Store, StorePorts } from "../store.ts";
+import { PostgresAgentStore } from "./agent-store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
 import { PostgresBillingStore } from "./billing-store.ts";
@@ -17,13 +18,7 @@ import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
 
-/**
- * The ports PostgreSQL serves so far: all but the agents'. Until it serves all of StorePorts it
- * is not a Store, and the server cannot run on it.
- */
-export type PostgresPorts = Omit<StorePorts, "agents">;
-
-function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
+function portsOn(session: PgSession, rollups: SettlerSlot): StorePorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
@@ -36,6 +31,7 @@ function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
     installerBuilds: new PostgresInstallerBuildStore(session),
     records: new PostgresRecordStore(session),
     hmi: new PostgresHmiStore(session),
+    agents: new PostgresAgentStore(session),
   };
 }
 
@@ -46,7 +42,7 @@ function portsOn(session: PgSession, rollups: SettlerSlot): PostgresPorts {
  * transaction too, as on SQLite's one connection: on another connection they would escape it,
  * or wait forever on a row it has locked (the audit head).
  */
-export class PostgresStore implements Omit<Store, keyof StorePorts | "transaction">, PostgresPorts {
+export class PostgresStore implements Store {
   readonly backend = "postgres";
   readonly field: PostgresFieldStore;
   readonly audit: PostgresAuditStore;
@@ -59,6 +55,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
   readonly installerBuilds: PostgresInstallerBuildStore;
   readonly records: PostgresRecordStore;
   readonly hmi: PostgresHmiStore;
+  readonly agents: PostgresAgentStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
   readonly #rollups: SettlerSlot = {};
@@ -85,6 +82,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
     this.installerBuilds = new PostgresInstallerBuildStore(session);
     this.records = new PostgresRecordStore(session);
     this.hmi = new PostgresHmiStore(session);
+    this.agents = new PostgresAgentStore(session);
   }
 
   /** Opens a pool on `url`, applies pending migrations, and serves the store from it. */
@@ -92,7 +90,7 @@ export class PostgresStore implements Omit<Store, keyof StorePorts | "transactio
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
       return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
     }

@@ -1,4 +1,3 @@
-import type { PostgresPorts } from "../../postgres/postgres-store.ts";
 import type {
   assets,
   devices,
@@ -9,11 +8,8 @@ import type {
 } from "../../sqlite/schema/index.ts";
 import type { Store } from "../../store.ts";
 
-/** What the suites cover: every port both adapters serve (see PostgresPorts). */
-export type ContractStore = PostgresPorts &
-  Pick<Store, "backend" | "probe" | "close"> & {
-    transaction<T>(work: (tx: PostgresPorts) => Promise<T>): Promise<T>;
-  };
+/** What the suites cover: every port, on both adapters. */
+export type ContractStore = Store;
 
 export type NewAsset = typeof assets.$inferInsert;
 export type NewDevice = typeof devices.$inferInsert;
