@@ -66,11 +66,6 @@ export class SqliteStore implements Store {
     this.hmi = new SqliteHmiStore(this.#session);
   }
 
-  /** Writers that use the connection directly (the telemetry group commit) wait for it too. */
-  get gate(): TransactionGate {
-    return this.#session.gate;
-  }
-
   transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
     return this.#session.gate.transaction(
       this.#steps,

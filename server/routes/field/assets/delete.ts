@@ -12,12 +12,13 @@ const route = createRoute({
   tags: ["Edge assets"],
   summary: "Delete an asset and its devices",
   description:
-    "Also removes the devices' variables and the asset's telemetry, alarms, well tests and meter readings.",
+    "Also removes the devices' variables and the asset's telemetry and alarms. 409 while well tests or " +
+    "meter readings name the asset: those are regulatory quantity records, kept original.",
   security: bearer,
   request: { params: idParams },
   responses: {
     204: deleted,
-    ...errorResponses(400, 401, 403, 404),
+    ...errorResponses(400, 401, 403, 404, 409),
   },
 });
 
