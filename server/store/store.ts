@@ -33,6 +33,19 @@ export type StorePorts = {
   readonly hmi: HmiStore;
 };
 
+export type TransactionOptions = {
+  /**
+   * Every read of the work sees one snapshot: what was committed when the transaction began, and
+   * its own writes (a report reads many tables and must not mix two states of the data). SQLite's
+   * transactions always do. On PostgreSQL the transaction runs at REPEATABLE READ; when it cannot
+   * commit because a concurrent one changed or inserted what it read or locks (a serialization
+   * failure, a deadlock, a unique violation), the work runs again from the start, in a new
+   * transaction, a few times. Work asked for a snapshot must therefore be safe to run again: it
+   * only uses its ports, and keeps what it computes in what it returns.
+   */
+  snapshot?: boolean;
+};
+
 /** The storage seam (issue 14): services talk to these ports, never to a database handle. */
 export type Store = StorePorts & {
   readonly backend: Backend;
@@ -41,7 +54,7 @@ export type Store = StorePorts & {
    * ports it is handed (`tx`), never the store's own, and awaits nothing but them: a transaction
    * is held open, and other writers wait, until `work` settles.
    */
-  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: StorePorts) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** A real round trip to the database (GET /health): resolves when it answered, throws otherwise. */
   probe(): Promise<void>;
   /** Lets go of what the store holds (a pool's connections); the store is not used after. */

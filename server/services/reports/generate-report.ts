@@ -75,59 +75,64 @@ export async function generateReport(ctx: ServiceContext, req: GenerateRequest):
   // would seal a day without its latest readings (an on-demand re-generation after a late upload).
   await ctx.store.telemetry.settleRollups(project.id);
 
-  return ctx.store.transaction(async (tx) => {
-    const {
-      pending: fillPending,
-      version,
-      supersedes,
-      previousHash,
-    } = await nextVersion(tx.reports, project.id, day.date);
-    const id = fillPending?.id ?? randomUUID();
+  // One snapshot for every section and the version numbering; run again if a concurrent
+  // generation of the same day committed first (Store.transaction).
+  return ctx.store.transaction(
+    async (tx) => {
+      const {
+        pending: fillPending,
+        version,
+        supersedes,
+        previousHash,
+      } = await nextVersion(tx.reports, project.id, day.date);
+      const id = fillPending?.id ?? randomUUID();
 
-    const content = await buildReportContent(tx, project, day, {
-      id,
-      version,
-      supersedes,
-      generatedAt: now,
-      trigger: req.trigger,
-      requestedBy: req.requestedBy,
-      previousHash,
-    });
-    const bytes = reportBytes(content, req.reportDate);
-    const generated = {
-      // Also on a pending row: the window is the one the content was cut with.
-      periodStart: new Date(day.startMs),
-      periodEnd: new Date(day.endMs),
-      status: "generated" as const,
-      content: bytes,
-      hashSha384: sha384Hex(bytes),
-      previousHashSha384: previousHash,
-      generatedAt: now,
-    };
+      const content = await buildReportContent(tx, project, day, {
+        id,
+        version,
+        supersedes,
+        generatedAt: now,
+        trigger: req.trigger,
+        requestedBy: req.requestedBy,
+        previousHash,
+      });
+      const bytes = reportBytes(content, req.reportDate);
+      const generated = {
+        // Also on a pending row: the window is the one the content was cut with.
+        periodStart: new Date(day.startMs),
+        periodEnd: new Date(day.endMs),
+        status: "generated" as const,
+        content: bytes,
+        hashSha384: sha384Hex(bytes),
+        previousHashSha384: previousHash,
+        generatedAt: now,
+      };
 
-    const row = fillPending
-      ? await tx.reports.update(id, generated)
-      : await tx.reports.insert({
-          id,
-          projectId: project.id,
-          reportDate: day.date,
-          version,
-          supersedes,
-          createdAt: now,
-          ...generated,
-        });
-    // The pending row was read in this transaction: it cannot have gone.
-    if (!row) throw new Error(`report ${id}: the pending row was not found to fill in`);
-    await tx.audit.append({
-      at: now,
-      userId: req.requestedBy,
-      projectId: project.id,
-      entity: "anh_report",
-      entityId: id,
-      action: fillPending ? "update" : "create",
-      before: fillPending ? auditView(fillPending) : null,
-      after: { ...auditView(row), trigger: req.trigger },
-    });
-    return row;
-  });
+      const row = fillPending
+        ? await tx.reports.update(id, generated)
+        : await tx.reports.insert({
+            id,
+            projectId: project.id,
+            reportDate: day.date,
+            version,
+            supersedes,
+            createdAt: now,
+            ...generated,
+          });
+      // The pending row was read in this transaction: it cannot have gone.
+      if (!row) throw new Error(`report ${id}: the pending row was not found to fill in`);
+      await tx.audit.append({
+        at: now,
+        userId: req.requestedBy,
+        projectId: project.id,
+        entity: "anh_report",
+        entityId: id,
+        action: fillPending ? "update" : "create",
+        before: fillPending ? auditView(fillPending) : null,
+        after: { ...auditView(row), trigger: req.trigger },
+      });
+      return row;
+    },
+    { snapshot: true },
+  );
 }

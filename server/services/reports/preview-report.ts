@@ -49,18 +49,21 @@ export async function previewReport(
 
   await ctx.store.telemetry.settleRollups(project.id);
   // One transaction that writes nothing: the same snapshot for every section, as when generating.
-  const content = await ctx.store.transaction(async (tx) => {
-    const next = await nextVersion(tx.reports, project.id, day.date);
-    return buildReportContent(tx, project, day, {
-      id: next.pending?.id ?? PREVIEW_REPORT_ID,
-      version: next.version,
-      supersedes: next.supersedes,
-      generatedAt: now,
-      trigger: "on_demand",
-      requestedBy: auth.userId,
-      previousHash: next.previousHash,
-    });
-  });
+  const content = await ctx.store.transaction(
+    async (tx) => {
+      const next = await nextVersion(tx.reports, project.id, day.date);
+      return buildReportContent(tx, project, day, {
+        id: next.pending?.id ?? PREVIEW_REPORT_ID,
+        version: next.version,
+        supersedes: next.supersedes,
+        generatedAt: now,
+        trigger: "on_demand",
+        requestedBy: auth.userId,
+        previousHash: next.previousHash,
+      });
+    },
+    { snapshot: true },
+  );
   // The figures a generated report could not carry (a sum overflowing a double) are a 409 here too.
   reportBytes(content, day.date);
   return {

@@ -20,7 +20,7 @@ import type { ContractBackend } from "./testing/backend.ts";
 import { billingStoreContract } from "./testing/billing-store.contract.ts";
 import { fieldModelContract } from "./testing/field-model.contract.ts";
 import { fieldStoreContract } from "./testing/field-store.contract.ts";
-import { auditEntry } from "./testing/fixtures.ts";
+import { auditEntry, newProject } from "./testing/fixtures.ts";
 import { hmiStoreContract } from "./testing/hmi-store.contract.ts";
 import { identityStoreContract } from "./testing/identity-store.contract.ts";
 import { installerBuildStoreContract } from "./testing/installer-build-store.contract.ts";
@@ -135,6 +135,89 @@ postgres.describe("store contract on PostgreSQL", () => {
   });
   const backend = postgresBackend(() => ({ instance, admin }));
   contracts(backend);
+
+  /** Two stores (two pools) on one fresh database: one inside a transaction, one outside it. */
+  async function twoStores(name: string) {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE caudal_template`);
+    const url = instance.url.replace(/\/postgres$/, `/${name}`);
+    const open = () => {
+      const pool = connectPool(url);
+      return new PostgresStore({ db: drizzle(pool, { schema: pgSchema }), pool, close: () => pool.end() });
+    };
+    const [inside, outside] = [open(), open()];
+    return {
+      inside,
+      outside,
+      async close() {
+        await inside.close();
+        await outside.close();
+        await admin.query(`DROP DATABASE ${name}`);
+      },
+    };
+  }
+
+  it("a snapshot transaction reads one snapshot, whatever commits meanwhile", async () => {
+    const { inside, outside, close } = await twoStores("snapshot_reads");
+    try {
+      const p = await inside.field.insertProject(newProject("before"));
+      const seen = await inside.transaction(
+        async (tx) => {
+          const first = (await tx.field.project(p.id))?.name;
+          await outside.field.updateProject(p.id, { name: "after" });
+          const second = (await tx.field.project(p.id))?.name;
+          return [first, second];
+        },
+        { snapshot: true },
+      );
+      expect(seen).toEqual(["before", "before"]);
+      expect((await inside.field.project(p.id))?.name).toBe("after");
+    } finally {
+      await close();
+    }
+  });
+
+  it("runs snapshot work again when a concurrent commit changed what it locks, once", async () => {
+    const { inside, outside, close } = await twoStores("snapshot_retry");
+    try {
+      let runs = 0;
+      await inside.transaction(
+        async (tx) => {
+          runs++;
+          await tx.field.projects(); // the snapshot starts here
+          // Committed after the snapshot: the audit head this transaction locks next has moved on.
+          if (runs === 1) await outside.audit.append(auditEntry(1));
+          await tx.audit.append(auditEntry(2));
+        },
+        { snapshot: true },
+      );
+      expect(runs).toBe(2);
+      const chain = await storedChain(inside);
+      expect(chain.map((e) => e.entityId)).toEqual(["e-1", "e-2"]);
+      expectIntactChain(chain);
+    } finally {
+      await close();
+    }
+  });
+
+  it("passes on a snapshot transaction's error that a new snapshot cannot cure", async () => {
+    const { inside, close } = await twoStores("snapshot_gives_up");
+    try {
+      await inside.field.insertProject(newProject("a", { slug: "taken" }));
+      let runs = 0;
+      const failed = inside.transaction(
+        async (tx) => {
+          runs++;
+          await tx.field.insertProject(newProject("b", { slug: "taken" }));
+        },
+        { snapshot: true },
+      );
+      await expect(failed).rejects.toThrow();
+      expect(runs).toBe(5);
+      expect((await inside.field.projects()).map((p) => p.name)).toEqual(["a"]);
+    } finally {
+      await close();
+    }
+  });
 
   it("chains the same entries into the same audit log as SQLite, hash for hash", async () => {
     const entries = [

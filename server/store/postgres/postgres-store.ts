@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Store, StorePorts } from "../store.ts";
+import type { Store, StorePorts, TransactionOptions } from "../store.ts";
 import { PostgresAgentStore } from "./agent-store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
@@ -14,6 +14,27 @@ import { PostgresRecordStore } from "./record-store.ts";
 import { PostgresReportStore } from "./report-store.ts";
 import type { PgSession, PgTx } from "./session.ts";
 import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
+
+/** How many times snapshot work runs before a serialization failure is passed on. */
+const SNAPSHOT_ATTEMPTS = 5;
+
+/**
+ * Why snapshot work is run again: a serialization failure (40001) or a deadlock (40P01), and a
+ * unique violation (23505), which at REPEATABLE READ is how a row inserted by a transaction that
+ * committed after the snapshot shows (two reports numbered from the same latest version). Each
+ * rolled the transaction back; the same work, on a new snapshot, may succeed. A violation the
+ * snapshot could see fails every attempt and is passed on. drizzle wraps the driver's error, so
+ * its causes are read too.
+ */
+const RETRYABLE = new Set(["40001", "40P01", "23505"]);
+
+function isRetryable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && RETRYABLE.has(code)) return true;
+  }
+  return false;
+}
 
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
 type OpenTransaction = { readonly tx: PgTx; ended: boolean };
@@ -90,20 +111,34 @@ export class PostgresStore implements Store {
     return new PostgresStore(await openPostgres(url, options));
   }
 
-  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (tx: StorePorts) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     if (this.#open.getStore()?.ended === false) {
-      return Promise.reject(new Error("a transaction is already open here: use the ports it handed you"));
+      throw new Error("a transaction is already open here: use the ports it handed you");
     }
-    return this.#handle.db.transaction(async (tx) => {
-      const open: OpenTransaction = { tx, ended: false };
+    if (!options.snapshot) return this.#run(work);
+    for (let attempt = 1; ; attempt++) {
       try {
-        return await this.#open.run(open, () =>
-          work(portsOn({ executor: () => tx, inTransaction: () => true }, this.#rollups)),
-        );
-      } finally {
-        open.ended = true;
+        return await this.#run(work, "repeatable read");
+      } catch (err) {
+        if (attempt >= SNAPSHOT_ATTEMPTS || !isRetryable(err)) throw err;
       }
-    });
+    }
+  }
+
+  #run<T>(work: (tx: StorePorts) => Promise<T>, isolationLevel?: "repeatable read"): Promise<T> {
+    return this.#handle.db.transaction(
+      async (tx) => {
+        const open: OpenTransaction = { tx, ended: false };
+        try {
+          return await this.#open.run(open, () =>
+            work(portsOn({ executor: () => tx, inTransaction: () => true }, this.#rollups)),
+          );
+        } finally {
+          open.ended = true;
+        }
+      },
+      isolationLevel ? { isolationLevel } : undefined,
+    );
   }
 
   /** A round trip that reads the users table (its heap, not just the catalog), as on SQLite. */

@@ -1,4 +1,4 @@
-import type { Store, StorePorts } from "../store.ts";
+import type { Store, StorePorts, TransactionOptions } from "../store.ts";
 import { SqliteAgentStore } from "./agent-store.ts";
 import { SqliteAlarmStore } from "./alarm-store.ts";
 import { SqliteAuditStore } from "./audit-store.ts";
@@ -66,7 +66,8 @@ export class SqliteStore implements Store {
     this.hmi = new SqliteHmiStore(this.#session);
   }
 
-  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T> {
+  /** `options.snapshot` changes nothing here: one connection, one writer, one snapshot per transaction. */
+  transaction<T>(work: (tx: StorePorts) => Promise<T>, _options?: TransactionOptions): Promise<T> {
     return this.#session.gate.transaction(
       this.#steps,
       // On one connection the transaction's ports are the store's own: the gate knows the caller.
