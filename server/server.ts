@@ -1,6 +1,5 @@
 import { Server as HttpServer } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { join } from "node:path";
 import { createAdaptorServer, type ServerType, serve } from "@hono/node-server";
 import { WebSocketServer } from "ws";
 import { ActivityLog } from "./activity/activity-log.ts";
@@ -22,6 +21,7 @@ import { InstallerBuildWorker } from "./services/distribution/installer-builds/b
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
 import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
+import { describeLocation, storeLocation } from "./store/location.ts";
 import { type DatabaseHandle, openDatabase } from "./store/sqlite/client.ts";
 import { SqliteStore } from "./store/sqlite/sqlite-store.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
@@ -116,8 +116,16 @@ export class CaudalServer {
 
   async start(): Promise<void> {
     const { config, logger } = this.#options;
-    const databaseFile = join(config.DATA_DIR, "caudal.db");
+    const location = storeLocation(config);
+    if (location.engine !== "sqlite") {
+      // The store ports run on PostgreSQL (server/store/postgres/); telemetry ingest does not yet.
+      throw new Error(
+        `DATABASE_URL: ${describeLocation(location)}: PostgreSQL cannot serve telemetry ingest in this version; use SQLite (unset DATABASE_URL, or sqlite:<file>)`,
+      );
+    }
+    const databaseFile = location.file;
     this.#database = openDatabase(databaseFile);
+    logger.info("storage", { engine: location.engine, database: describeLocation(location) });
     const store = new SqliteStore(this.#database);
     this.#ctx = {
       store,
