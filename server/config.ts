@@ -34,13 +34,6 @@ export const serverConfigSchema = z.object({
     .refine((v) => v === undefined || v === "" || /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), {
       message: "must be sqlite:<file> or postgres://user:password@host:port/database",
     }),
-  /** Connections of the PostgreSQL pool (with DATABASE_URL=postgres://…), per process. */
-  DATABASE_POOL_SIZE: z.coerce
-    .number({ error: "must be a whole number from 1 to 200" })
-    .int("must be a whole number from 1 to 200")
-    .min(1, "must be a whole number from 1 to 200")
-    .max(200, "must be a whole number from 1 to 200")
-    .default(10),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   TOTP_SECRET_ENCRYPTION_KEY: base64Key32,
