@@ -62,16 +62,37 @@ function uidGid(user: string): { uid: number; gid: number } {
   return { uid: id("-u"), gid: id("-g") };
 }
 
-/** Fast for tests, and reachable only from this machine: TCP on 127.0.0.1 and a socket in `dir`. */
-function serverOptions(port: number, dir: string): string {
+/**
+ * How the instance is tuned:
+ * - "test": fast and disposable (no fsync at all), for tests;
+ * - "bench": durable as the server's SQLite is (fsync and full page writes on; commits return
+ *   before their WAL is flushed, as SQLite's synchronous=NORMAL in WAL mode does: a power loss may
+ *   lose the last commits, never corrupt), with the memory and WAL room docs/scale-out.md sizes a
+ *   small site's server with, for benchmarks.
+ */
+export type PostgresProfile = "test" | "bench";
+
+const PROFILE_SETTINGS: Record<PostgresProfile, readonly string[]> = {
+  test: ["fsync=off", "synchronous_commit=off", "full_page_writes=off", "shared_buffers=32MB"],
+  bench: [
+    "synchronous_commit=off",
+    "shared_buffers=512MB",
+    "effective_cache_size=1GB",
+    "work_mem=16MB",
+    "maintenance_work_mem=128MB",
+    "max_wal_size=4GB",
+    "checkpoint_timeout=15min",
+    "wal_compression=on",
+  ],
+};
+
+/** Reachable only from this machine: TCP on 127.0.0.1 and a socket in `dir`. */
+function serverOptions(port: number, dir: string, profile: PostgresProfile): string {
   return [
     `port=${port}`,
     "listen_addresses=127.0.0.1",
     `unix_socket_directories=${dir}`,
-    "fsync=off",
-    "synchronous_commit=off",
-    "full_page_writes=off",
-    "shared_buffers=32MB",
+    ...PROFILE_SETTINGS[profile],
     "max_connections=50",
   ]
     .map((setting) => `-c ${setting}`)
@@ -158,7 +179,11 @@ function logTail(dir: string): string {
   return existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").slice(-10).join("\n") : "";
 }
 
-async function launch(dir: string, data: string): Promise<{ port: number; pid: number }> {
+async function launch(
+  dir: string,
+  data: string,
+  profile: PostgresProfile,
+): Promise<{ port: number; pid: number }> {
   let lastError: unknown;
   // A port free a moment ago may be taken before PostgreSQL binds it: try another.
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -167,7 +192,7 @@ async function launch(dir: string, data: string): Promise<{ port: number; pid: n
       const log = join(dir, "postgres.log");
       await run(
         "pg_ctl",
-        ["start", "-D", data, "-w", "-t", "60", "-l", log, "-o", serverOptions(port, dir)],
+        ["start", "-D", data, "-w", "-t", "60", "-l", log, "-o", serverOptions(port, dir, profile)],
         dir,
       );
       const pid = postmasterPid(data);
@@ -183,9 +208,9 @@ async function launch(dir: string, data: string): Promise<{ port: number; pid: n
 
 /**
  * Starts a throw-away PostgreSQL 15: `initdb` (UTF-8, C collation as the schema requires, trust
- * authentication) into a new temp dir, then the server on a free port.
+ * authentication) into a new temp dir, then the server on a free port, tuned for `profile`.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(profile: PostgresProfile = "test"): Promise<TestPostgres> {
   const dir = mkdtempSync(join(tmpdir(), "caudal-pg-"));
   const data = join(dir, "data");
   // Watched from the start, so that no moment of the start-up can leave a server behind.
@@ -202,7 +227,7 @@ export async function startPostgres(): Promise<TestPostgres> {
       ["-D", data, "--no-sync", "-A", "trust", "-U", PG_USER, "-E", "UTF8", "--locale=C"],
       dir,
     );
-    const { port, pid } = await launch(dir, data);
+    const { port, pid } = await launch(dir, data, profile);
     let stopped: Promise<void> | undefined;
     return {
       url: `postgres://${PG_USER}@127.0.0.1:${port}/postgres`,
