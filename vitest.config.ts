@@ -17,5 +17,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // CAUDAL_TEST_DATABASE=postgres: one throw-away PostgreSQL for the run's test servers.
+    globalSetup: ["scripts/testing/postgres-global-setup.ts"],
   },
 });

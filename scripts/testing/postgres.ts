@@ -93,7 +93,8 @@ function serverOptions(port: number, dir: string, profile: PostgresProfile): str
     "listen_addresses=127.0.0.1",
     `unix_socket_directories=${dir}`,
     ...PROFILE_SETTINGS[profile],
-    "max_connections=50",
+    // A whole test run on PostgreSQL: a few test files at once, each a server with its pool.
+    "max_connections=200",
   ]
     .map((setting) => `-c ${setting}`)
     .join(" ");

@@ -7,6 +7,7 @@ import { type ServerConfig, serverConfigSchema } from "../config.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { CaudalServer } from "../server.ts";
 import type { Clock } from "../services/context.ts";
+import { openTestDatabase, type TestDatabase } from "./test-database.ts";
 
 export type ApiResponse<T = unknown> = { status: number; headers: Headers; body: T; text: string };
 
@@ -41,10 +42,17 @@ export class TestServer {
   readonly config: ServerConfig;
   readonly clock = new TestClock();
   readonly #logger: Logger;
+  /** Its PostgreSQL database on PostgreSQL runs (test-database.ts); DATA_DIR holds SQLite's. */
+  readonly #database: TestDatabase | undefined;
   #admin: { token: string; email: string; password: string } | undefined;
   #adminFreshUntil = 0;
 
-  private constructor(overrides: Partial<Record<keyof ServerConfig, string>>, logger: Logger) {
+  private constructor(
+    overrides: Partial<Record<keyof ServerConfig, string>>,
+    logger: Logger,
+    database: TestDatabase | undefined,
+  ) {
+    this.#database = database;
     this.dataDir = mkdtempSync(join(tmpdir(), "caudal-test-"));
     this.config = serverConfigSchema.parse({
       PORT: "0",
@@ -86,8 +94,19 @@ export class TestServer {
     overrides: Partial<Record<keyof ServerConfig, string>> = {},
     options: { logger?: Logger } = {},
   ): Promise<TestServer> {
-    const t = new TestServer(overrides, options.logger ?? createLogger("silent"));
-    await t.server.start();
+    // On PostgreSQL runs, a database of its own (unless the test names one).
+    const database = overrides.DATABASE_URL === undefined ? await openTestDatabase() : undefined;
+    const t = new TestServer(
+      database ? { DATABASE_URL: database.url, ...overrides } : overrides,
+      options.logger ?? createLogger("silent"),
+      database,
+    );
+    try {
+      await t.server.start();
+    } catch (error) {
+      await t.#cleanUp();
+      throw error;
+    }
     return t;
   }
 
@@ -97,7 +116,12 @@ export class TestServer {
 
   async stop(): Promise<void> {
     await this.server.stop();
+    await this.#cleanUp();
+  }
+
+  async #cleanUp(): Promise<void> {
     rmSync(this.dataDir, { recursive: true, force: true });
+    await this.#database?.drop();
   }
 
   /**
