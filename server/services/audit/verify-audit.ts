@@ -59,7 +59,7 @@ export function assertMayVerifyAudit(auth: AuthContext): void {
  * log neither sits in memory nor stalls telemetry ingestion. Entries appended during the walk are
  * left for the next run: the walk stops at the seq issued when it started.
  */
-export async function verifyAuditChain(ctx: ServiceContext): Promise<AuditVerification> {
+export async function verifyAuditChain(ctx: Pick<ServiceContext, "store">): Promise<AuditVerification> {
   const bound = await ctx.store.audit.highestIssuedSeq();
   let entries = 0;
   let prevSeq = 0;

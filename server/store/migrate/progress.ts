@@ -1,0 +1,123 @@
+import type { Pool, PoolClient } from "pg";
+import type { SourceFingerprint } from "./source.ts";
+
+/** Names of the migration's own tables on the target (not part of the server's schema). */
+export const RUN_TABLE = "caudal_migration";
+export const PROGRESS_TABLE = "caudal_migration_progress";
+
+/** The migration a target holds: where from, and how far it got. */
+export type RunRecord = {
+  source: string;
+  fingerprint: SourceFingerprint;
+  startedAt: Date;
+  /** Every table copied (identity sequences set past the copied ids too). */
+  copiedAt: Date | null;
+  verifiedAt: Date | null;
+};
+
+/** How far one table's copy got: the key of its last committed row (null: none yet). */
+export type TableProgress = { cursor: unknown[] | null; rows: number; done: boolean };
+
+/**
+ * The migration's progress, kept on the target: one row for the run, one per table. A batch's
+ * rows and its table's new cursor commit in one transaction, so a run stopped at any point (a
+ * kill, a lost connection) resumes after the last batch that landed, never copying a row twice.
+ */
+export class MigrationProgress {
+  readonly #pool: Pool;
+
+  constructor(pool: Pool) {
+    this.#pool = pool;
+  }
+
+  async run(): Promise<RunRecord | undefined> {
+    const exists = await this.#pool.query<{ t: string | null }>("SELECT to_regclass($1)::text AS t", [
+      RUN_TABLE,
+    ]);
+    if (exists.rows[0]?.t == null) return undefined;
+    const { rows } = await this.#pool.query<{
+      source: string;
+      size: string;
+      mtime_ms: string;
+      started_at: Date;
+      copied_at: Date | null;
+      verified_at: Date | null;
+    }>(`SELECT source, size, mtime_ms, started_at, copied_at, verified_at FROM ${RUN_TABLE}`);
+    const row = rows[0];
+    if (!row) return undefined;
+    return {
+      source: row.source,
+      fingerprint: { size: Number(row.size), mtimeMs: Number(row.mtime_ms), walSize: 0 },
+      startedAt: row.started_at,
+      copiedAt: row.copied_at,
+      verifiedAt: row.verified_at,
+    };
+  }
+
+  /** Records a new run from `source` on a target that holds nothing yet. */
+  async begin(source: string, fingerprint: SourceFingerprint): Promise<void> {
+    await this.#pool.query(
+      `CREATE TABLE ${RUN_TABLE} (
+         one boolean PRIMARY KEY DEFAULT true CHECK (one),
+         source text NOT NULL,
+         size bigint NOT NULL,
+         mtime_ms bigint NOT NULL,
+         started_at timestamptz NOT NULL DEFAULT now(),
+         copied_at timestamptz,
+         verified_at timestamptz
+       );
+       CREATE TABLE ${PROGRESS_TABLE} (
+         table_name text PRIMARY KEY,
+         cursor text,
+         rows bigint NOT NULL DEFAULT 0,
+         done boolean NOT NULL DEFAULT false
+       )`,
+    );
+    await this.#pool.query(`INSERT INTO ${RUN_TABLE} (source, size, mtime_ms) VALUES ($1, $2, $3)`, [
+      source,
+      fingerprint.size,
+      fingerprint.mtimeMs,
+    ]);
+  }
+
+  async tables(): Promise<Map<string, TableProgress>> {
+    const { rows } = await this.#pool.query<{
+      table_name: string;
+      cursor: string | null;
+      rows: string;
+      done: boolean;
+    }>(`SELECT table_name, cursor, rows, done FROM ${PROGRESS_TABLE}`);
+    return new Map(
+      rows.map((r) => [
+        r.table_name,
+        {
+          cursor: r.cursor === null ? null : (JSON.parse(r.cursor) as unknown[]),
+          rows: Number(r.rows),
+          done: r.done,
+        },
+      ]),
+    );
+  }
+
+  /** In the batch's transaction: `table` now holds `rows` rows up to `cursor`. */
+  async record(client: Pool | PoolClient, table: string, progress: TableProgress): Promise<void> {
+    await client.query(
+      `INSERT INTO ${PROGRESS_TABLE} (table_name, cursor, rows, done) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (table_name) DO UPDATE SET cursor = excluded.cursor, rows = excluded.rows, done = excluded.done`,
+      [
+        table,
+        progress.cursor === null ? null : JSON.stringify(progress.cursor),
+        progress.rows,
+        progress.done,
+      ],
+    );
+  }
+
+  async markCopied(): Promise<void> {
+    await this.#pool.query(`UPDATE ${RUN_TABLE} SET copied_at = now()`);
+  }
+
+  async markVerified(): Promise<void> {
+    await this.#pool.query(`UPDATE ${RUN_TABLE} SET verified_at = now()`);
+  }
+}
