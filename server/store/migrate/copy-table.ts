@@ -12,6 +12,8 @@ export class MigrationInterrupted extends Error {}
 export type CopyOptions = {
   readonly batchSize: number;
   readonly write: WriteLine;
+  /** At most one progress line per table this often (default: every second). */
+  readonly progressEveryMs?: number;
   /** Checked after each committed batch: the run stops there, and a rerun resumes after it. */
   readonly signal?: AbortSignal;
   /** Told after each committed batch (tests stop a run part-way through with it). */
@@ -54,7 +56,13 @@ export async function copyTable(
   from: TableProgress,
   options: CopyOptions,
 ): Promise<number> {
-  const lines = new TableProgressLines(options.write, plan.name, source.count(plan.name), from.rows);
+  const lines = new TableProgressLines(
+    options.write,
+    plan.name,
+    source.count(plan.name),
+    from.rows,
+    options.progressEveryMs,
+  );
   const read = source.batches(plan, options.batchSize);
   const insert = insertStatement(plan);
   let state = from;

@@ -19,6 +19,8 @@ export type MigrateOptions = {
   /** Series whose telemetry is read and compared on both sides after copying. */
   readonly sampleSeries: number;
   readonly write: WriteLine;
+  /** At most one progress line per table this often (default: every second). */
+  readonly progressEveryMs?: number;
   readonly signal?: AbortSignal;
   readonly onBatch?: (table: string, rows: number) => void;
 };
@@ -91,6 +93,7 @@ async function copyAll(
     const rows = await copyTable(plan, source, target.pool, target.progress, from, {
       batchSize: options.batchSize,
       write: options.write,
+      progressEveryMs: options.progressEveryMs,
       signal: options.signal,
       onBatch: options.onBatch,
       beforeBatch: partitions && ((batch) => partitions.ensureFor(target.pool, batch)),

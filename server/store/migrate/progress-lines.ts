@@ -2,6 +2,7 @@
 export type WriteLine = (line: string) => void;
 
 const count = (n: number) => Math.round(n).toLocaleString("en-US");
+const rowsOf = (n: number) => `${count(n)} ${n === 1 ? "row" : "rows"}`;
 
 /**
  * Progress of one table's copy: a line at most every `everyMs` while it runs (rows copied,
@@ -56,7 +57,7 @@ export class TableProgressLines {
     const seconds = (this.#now() - this.#startedAt) / 1000;
     const copied = rows - this.#startRows;
     this.#write(
-      `${this.#table}: ${count(rows)} rows` +
+      `${this.#table}: ${rowsOf(rows)}` +
         (copied > 0
           ? `, ${count(copied)} copied in ${seconds.toFixed(1)} s (${count(this.#rate(rows))} rows/s)`
           : ""),

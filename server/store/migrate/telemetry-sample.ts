@@ -43,7 +43,7 @@ export async function compareTelemetrySample(
   const sample: TelemetrySample = { series: 0, rawRows: 0, blocks: 0, rollupWindows: 0, equal: true };
   const differ = (what: string) => {
     sample.equal = false;
-    problems.push(`telemetry: ${what} differs on the target`);
+    problems.push(`telemetry: ${what}: not the same on the target`);
   };
   const from = source.db;
   const to = target.handle.db;
