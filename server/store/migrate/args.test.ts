@@ -1,3 +1,5 @@
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BATCH_SIZE, DEFAULT_SAMPLE_SERIES, parseMigrateArgs, redactUrl } from "./args.ts";
 
@@ -66,5 +68,29 @@ describe("caudal-server migrate arguments", () => {
   it("never shows a URL's password", () => {
     expect(redactUrl(url)).toBe("postgres://caudal:***@db.example:5432/caudal");
     expect(redactUrl("postgres://caudal@db/caudal")).toBe("postgres://caudal@db/caudal");
+  });
+});
+
+describe("npm run server -- migrate", () => {
+  const run = (...argv: string[]) =>
+    spawnSync(process.execPath, ["server/main.ts", "migrate", ...argv], {
+      cwd: join(import.meta.dirname, "../../.."),
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+
+  it("prints its help on stdout and exits 0", () => {
+    const help = run("--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: npm run server -- migrate --from sqlite:<file> --to postgres://");
+    expect(help.stdout).toContain("stop the server first");
+  });
+
+  it("says what is wrong with its arguments and exits 2", () => {
+    const bad = run("--from", "./data/caudal.db", "--to", url);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe(
+      'caudal-server migrate: --from: expected sqlite:<file>, e.g. sqlite:./data/caudal.db, got "./data/caudal.db"\n',
+    );
   });
 });

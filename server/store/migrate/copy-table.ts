@@ -23,14 +23,16 @@ export type CopyOptions = {
 };
 
 /**
- * One INSERT per batch, each column passed as one array (unnest): no limit on rows per statement,
- * and one round trip. Rows are inserted in the order given, which keeps the order the target's
- * triggers and identity columns see (audit seq, alarm_events.write_seq) the source's.
+ * One statement per batch, so one round trip and its own transaction: the rows go in as one array
+ * per column (unnest: no limit on rows per statement), and a data-modifying WITH lands them with
+ * the table's new progress, all or nothing. Rows are inserted in the order given, so the target's
+ * triggers and identity columns see the source's order (audit seq, alarm_events.write_seq).
  */
-function insertStatement(plan: TablePlan): string {
+function batchStatement(plan: TablePlan, progress: MigrationProgress): string {
   const columns = plan.columns.map((c) => quote(c.name)).join(", ");
   const arrays = plan.columns.map((c, i) => `$${i + 1}::${c.pgType}[]`).join(", ");
-  return `INSERT INTO ${quote(plan.name)} (${columns}) SELECT * FROM unnest(${arrays})`;
+  const insert = `INSERT INTO ${quote(plan.name)} (${columns}) SELECT * FROM unnest(${arrays})`;
+  return `WITH copied AS (${insert}) ${progress.recordStatement(plan.columns.length + 1)}`;
 }
 
 function columnArrays(plan: TablePlan, rows: readonly unknown[][]): unknown[][] {
@@ -43,10 +45,13 @@ function columnArrays(plan: TablePlan, rows: readonly unknown[][]): unknown[][] 
   });
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /**
  * Copies `plan`'s table from `source` to the target in keyset-paginated batches, resuming after
  * `from` (what an earlier run committed). Each batch lands in one transaction with the table's new
- * cursor. Returns the table's rows on the target.
+ * cursor. The next batch is read from SQLite while PostgreSQL stores the previous one. Returns the
+ * table's rows on the target.
  */
 export async function copyTable(
   plan: TablePlan,
@@ -64,42 +69,45 @@ export async function copyTable(
     options.progressEveryMs,
   );
   const read = source.batches(plan, options.batchSize);
-  const insert = insertStatement(plan);
+  const statement = batchStatement(plan, progress);
   let state = from;
-  while (!state.done) {
-    const batch = read(state.cursor);
-    const next: TableProgress = {
-      cursor: batch.cursor,
-      rows: state.rows + batch.rows.length,
-      done: batch.rows.length < options.batchSize,
-    };
-    if (batch.rows.length > 0) await options.beforeBatch?.(batch.rows);
-    const client = await pool.connect();
-    try {
-      await client.query("BEGIN");
-      if (batch.rows.length > 0) await client.query(insert, columnArrays(plan, batch.rows));
-      await progress.record(client, plan.name, next);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw new Error(
-        `${plan.name}: copying rows after ${state.rows} failed: ${error instanceof Error ? error.message : String(error)}`,
-        {
-          cause: error,
-        },
-      );
-    } finally {
-      client.release();
+  // One connection for the whole table: a query on it is sent at once, before the next read.
+  const client = await pool.connect();
+  try {
+    let batch = state.done ? undefined : read(state.cursor);
+    while (batch) {
+      const next: TableProgress = {
+        cursor: batch.cursor,
+        rows: state.rows + batch.rows.length,
+        done: batch.rows.length < options.batchSize,
+      };
+      if (batch.rows.length > 0) await options.beforeBatch?.(batch.rows);
+      const landed = client
+        .query(statement, [...columnArrays(plan, batch.rows), ...progress.recordParams(plan.name, next)])
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      const following = next.done ? undefined : read(next.cursor);
+      const failed = await landed;
+      if (failed !== undefined) {
+        throw new Error(`${plan.name}: copying rows after ${state.rows} failed: ${messageOf(failed)}`, {
+          cause: failed,
+        });
+      }
+      state = next;
+      batch = following;
+      options.onBatch?.(plan.name, state.rows);
+      if (state.done) break;
+      lines.batch(state.rows);
+      if (options.signal?.aborted) {
+        throw new MigrationInterrupted(
+          `interrupted after ${state.rows} rows of ${plan.name}; run the same command again to resume`,
+        );
+      }
     }
-    state = next;
-    options.onBatch?.(plan.name, state.rows);
-    if (state.done) break;
-    lines.batch(state.rows);
-    if (options.signal?.aborted) {
-      throw new MigrationInterrupted(
-        `interrupted after ${state.rows} rows of ${plan.name}; run the same command again to resume`,
-      );
-    }
+  } finally {
+    client.release();
   }
   lines.done(state.rows);
   return state.rows;

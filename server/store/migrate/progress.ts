@@ -1,4 +1,4 @@
-import type { Pool, PoolClient } from "pg";
+import type { Pool } from "pg";
 import type { SourceFingerprint } from "./source.ts";
 
 /** Names of the migration's own tables on the target (not part of the server's schema). */
@@ -20,7 +20,7 @@ export type TableProgress = { cursor: unknown[] | null; rows: number; done: bool
 
 /**
  * The migration's progress, kept on the target: one row for the run, one per table. A batch's
- * rows and its table's new cursor commit in one transaction, so a run stopped at any point (a
+ * rows and its table's new cursor commit in one statement, so a run stopped at any point (a
  * kill, a lost connection) resumes after the last batch that landed, never copying a row twice.
  */
 export class MigrationProgress {
@@ -99,18 +99,24 @@ export class MigrationProgress {
     );
   }
 
-  /** In the batch's transaction: `table` now holds `rows` rows up to `cursor`. */
-  async record(client: Pool | PoolClient, table: string, progress: TableProgress): Promise<void> {
-    await client.query(
-      `INSERT INTO ${PROGRESS_TABLE} (table_name, cursor, rows, done) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (table_name) DO UPDATE SET cursor = excluded.cursor, rows = excluded.rows, done = excluded.done`,
-      [
-        table,
-        progress.cursor === null ? null : JSON.stringify(progress.cursor),
-        progress.rows,
-        progress.done,
-      ],
-    );
+  /**
+   * The statement that records a table's progress, its parameters numbered from `first` (table,
+   * cursor, rows, done): the tail of a batch's statement, so both commit together.
+   */
+  recordStatement(first: number): string {
+    const [table, cursor, rows, done] = [first, first + 1, first + 2, first + 3].map((n) => `$${n}`);
+    return `INSERT INTO ${PROGRESS_TABLE} (table_name, cursor, rows, done)
+      VALUES (${table}::text, ${cursor}::text, ${rows}::bigint, ${done}::boolean)
+      ON CONFLICT (table_name) DO UPDATE SET cursor = excluded.cursor, rows = excluded.rows, done = excluded.done`;
+  }
+
+  recordParams(table: string, progress: TableProgress): unknown[] {
+    return [
+      table,
+      progress.cursor === null ? null : JSON.stringify(progress.cursor),
+      progress.rows,
+      progress.done,
+    ];
   }
 
   async markCopied(): Promise<void> {
