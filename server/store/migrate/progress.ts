@@ -18,6 +18,14 @@ export type RunRecord = {
 /** How far one table's copy got: the key of its last committed row (null: none yet). */
 export type TableProgress = { cursor: unknown[] | null; rows: number; done: boolean };
 
+/** A stored cursor: the JSON array of the last committed row's key. */
+function cursorOf(text: string | null): unknown[] | null {
+  if (text === null) return null;
+  const parsed: unknown = JSON.parse(text);
+  if (!Array.isArray(parsed)) throw new Error(`${PROGRESS_TABLE}: a cursor is not a JSON array: ${text}`);
+  return parsed;
+}
+
 /**
  * The migration's progress, kept on the target: one row for the run, one per table. A batch's
  * rows and its table's new cursor commit in one statement, so a run stopped at any point (a
@@ -91,7 +99,7 @@ export class MigrationProgress {
       rows.map((r) => [
         r.table_name,
         {
-          cursor: r.cursor === null ? null : (JSON.parse(r.cursor) as unknown[]),
+          cursor: cursorOf(r.cursor),
           rows: Number(r.rows),
           done: r.done,
         },

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
+import { z } from "zod";
 import type { Db, Sqlite } from "../sqlite/client.ts";
 import * as sqliteSchema from "../sqlite/schema/index.ts";
 import type { TablePlan } from "./plan.ts";
@@ -13,10 +14,12 @@ export type SourceBatch = { rows: unknown[][]; cursor: unknown[] | null };
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+const journalSchema = z.object({ entries: z.array(z.unknown()) });
+
 /** How many migrations this version of Caudal has for SQLite (its drizzle journal). */
 function journalEntries(): number {
   const journal = new URL("../sqlite/migrations/meta/_journal.json", import.meta.url);
-  return (JSON.parse(readFileSync(journal, "utf8")) as { entries: unknown[] }).entries.length;
+  return journalSchema.parse(JSON.parse(readFileSync(journal, "utf8"))).entries.length;
 }
 
 export function fingerprintOf(file: string): SourceFingerprint {
@@ -123,13 +126,15 @@ export class SqliteSource {
     const table = quote(plan.name);
     if (wr !== 1) {
       const first = this.sqlite
-        .prepare(`SELECT rowid, ${columns} FROM ${table} ORDER BY rowid LIMIT ?`)
+        .prepare<unknown[], unknown[]>(`SELECT rowid, ${columns} FROM ${table} ORDER BY rowid LIMIT ?`)
         .raw();
       const next = this.sqlite
-        .prepare(`SELECT rowid, ${columns} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`)
+        .prepare<unknown[], unknown[]>(
+          `SELECT rowid, ${columns} FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ?`,
+        )
         .raw();
       return (cursor) => {
-        const rows = (cursor ? next.all(cursor[0], size) : first.all(size)) as unknown[][];
+        const rows = cursor ? next.all(cursor[0], size) : first.all(size);
         const last = rows.at(-1);
         return { rows: rows.map((r) => r.slice(1)), cursor: last ? [last[0]] : cursor };
       };
@@ -138,12 +143,16 @@ export class SqliteSource {
     const keyAt = plan.primaryKey.map((k) => plan.columns.findIndex((c) => c.name === k));
     const key = plan.primaryKey.map(quote).join(", ");
     const marks = plan.primaryKey.map(() => "?").join(", ");
-    const first = this.sqlite.prepare(`SELECT ${columns} FROM ${table} ORDER BY ${key} LIMIT ?`).raw();
+    const first = this.sqlite
+      .prepare<unknown[], unknown[]>(`SELECT ${columns} FROM ${table} ORDER BY ${key} LIMIT ?`)
+      .raw();
     const next = this.sqlite
-      .prepare(`SELECT ${columns} FROM ${table} WHERE (${key}) > (${marks}) ORDER BY ${key} LIMIT ?`)
+      .prepare<unknown[], unknown[]>(
+        `SELECT ${columns} FROM ${table} WHERE (${key}) > (${marks}) ORDER BY ${key} LIMIT ?`,
+      )
       .raw();
     return (cursor) => {
-      const rows = (cursor ? next.all(...cursor, size) : first.all(size)) as unknown[][];
+      const rows = cursor ? next.all(...cursor, size) : first.all(size);
       const last = rows.at(-1);
       return { rows, cursor: last ? keyAt.map((i) => last[i]) : cursor };
     };
