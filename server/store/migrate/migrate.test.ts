@@ -4,15 +4,19 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { getTableName, is } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/better-sqlite3";
+import { PgTable } from "drizzle-orm/pg-core";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Pool } from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../../scripts/testing/postgres.ts";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { verifyAuditChain } from "../../services/audit/verify-audit.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { connectPool } from "../postgres/client.ts";
+import { connectPool, openPostgres } from "../postgres/client.ts";
 import { PostgresStore } from "../postgres/postgres-store.ts";
+import * as pgSchema from "../postgres/schema/index.ts";
 import * as sqliteSchema from "../sqlite/schema/index.ts";
 import { SqliteStore } from "../sqlite/sqlite-store.ts";
 import {
@@ -107,6 +111,46 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
     };
   }
 
+  /** Every table's rows read through a drizzle schema, each table sorted, keyed by table name. */
+  const sorted = (rows: Record<string, unknown>[]) =>
+    rows
+      .map((row) => [JSON.stringify(row), row] as const)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, row]) => row);
+
+  function rowsThroughSqlite(): Record<string, Record<string, unknown>[]> {
+    const sqlite = new Database(file, { readonly: true });
+    const db = drizzle(sqlite, { schema: sqliteSchema });
+    try {
+      return Object.fromEntries(
+        Object.values(sqliteSchema)
+          .filter((t) => is(t, SQLiteTable))
+          .map((t) => [getTableName(t), sorted(db.select().from(t).all())]),
+      );
+    } finally {
+      sqlite.close();
+    }
+  }
+
+  async function rowsThroughPostgres(url: string): Promise<Record<string, Record<string, unknown>[]>> {
+    const handle = await openPostgres(url);
+    try {
+      const out: Record<string, Record<string, unknown>[]> = {};
+      for (const t of Object.values(pgSchema).filter((v) => is(v, PgTable))) {
+        if (getTableName(t) === "audit_log_head") continue;
+        // write_seq is PostgreSQL's own (the write order SQLite keeps as rowid).
+        const rows = (await handle.db.select().from(t)).map((row: Record<string, unknown>) => {
+          const { writeSeq: _, ...rest } = row;
+          return rest;
+        });
+        out[getTableName(t)] = sorted(rows);
+      }
+      return out;
+    } finally {
+      await handle.close();
+    }
+  }
+
   let full: string;
 
   postgres.it(
@@ -159,6 +203,9 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
       expect(run.lines).toContainEqual(
         expect.stringMatching(/^verify: audit chain of \d+ entries verifies on the target$/),
       );
+
+      // Every row of every table reads back the same through the two drizzle schemas.
+      expect(await rowsThroughPostgres(full)).toEqual(rowsThroughSqlite());
 
       // Through PostgreSQL's own ports: the chain verifies, the report's bytes and hash are the site's.
       const target = await PostgresStore.open(full);
@@ -303,6 +350,36 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
           `${result.verification.counts.find((c) => c.table === "telemetry_raw")?.source.toLocaleString("en-US")} rows`,
       );
       expect(await contents(url)).toEqual(await contents(full));
+    },
+    120_000,
+  );
+
+  postgres.it(
+    "resumes only from the same, unchanged source",
+    async () => {
+      const copy = join(dir, "changed.db");
+      copyFileSync(file, copy);
+      const url = await database("changed");
+      const stop = new AbortController();
+      const interrupted = options(url, {
+        from: copy,
+        batchSize: 10,
+        signal: stop.signal,
+        onBatch: () => stop.abort(),
+      });
+      await expect(migrateSqliteToPostgres(interrupted)).rejects.toThrow(MigrationInterrupted);
+      await expect(migrateSqliteToPostgres(options(url))).rejects.toThrow(
+        `the target holds an unfinished migration of ${copy}`,
+      );
+      const writer = new Database(copy);
+      writer.pragma("user_version = 9");
+      writer.close();
+      await expect(migrateSqliteToPostgres(options(url, { from: copy }))).rejects.toThrow(
+        `${copy} changed since the unfinished migration started`,
+      );
+      expect(
+        (await migrateSqliteToPostgres(options(url, { from: copy, restart: true }))).verification.ok,
+      ).toBe(true);
     },
     120_000,
   );
