@@ -3,4 +3,6 @@
 // before any module body runs: so the server itself is loaded dynamically, after the hook.
 import "./boot/drizzle-commonjs.ts";
 
-await import("./cli.ts");
+// `migrate` copies a stopped site from SQLite to PostgreSQL (server/store/migrate/cli.ts).
+if (process.argv[2] === "migrate") await import("./store/migrate/cli.ts");
+else await import("./cli.ts");

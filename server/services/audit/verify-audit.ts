@@ -57,9 +57,10 @@ export function assertMayVerifyAudit(auth: AuthContext): void {
  *
  * Reads in batches and yields to the event loop between them, so a long
  * log neither sits in memory nor stalls telemetry ingestion. Entries appended during the walk are
- * left for the next run: the walk stops at the seq issued when it started.
+ * left for the next run: the walk stops at the seq issued when it started. It needs only the
+ * store: `caudal-server migrate` walks the source's and the target's chains with it.
  */
-export async function verifyAuditChain(ctx: ServiceContext): Promise<AuditVerification> {
+export async function verifyAuditChain(ctx: Pick<ServiceContext, "store">): Promise<AuditVerification> {
   const bound = await ctx.store.audit.highestIssuedSeq();
   let entries = 0;
   let prevSeq = 0;
