@@ -98,6 +98,12 @@ function probeContract(open: () => Promise<Opened>): void {
     );
     expect(await probe.count("audit_log", { after: '{"forged":1}' })).toBe(1);
   });
+
+  it("loseDatabase cuts the store off: its probe fails from then on", async () => {
+    await db.store.probe();
+    await storeProbe(db.store).loseDatabase();
+    await expect(db.store.probe()).rejects.toThrow();
+  });
 }
 
 describe("dollarPlaceholders", () => {

@@ -36,6 +36,11 @@ export type TableProbe = {
    * then puts them back, also when `work` fails.
    */
   withoutTriggers<T>(table: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Cuts the server off its database, as a database gone away would: SQLite's connection is
+   * closed, PostgreSQL's pool ended. Not undone: stop the server after.
+   */
+  loseDatabase(): Promise<void>;
 };
 
 /** The probe of `server`'s database, on whichever engine its store runs. */
@@ -61,7 +66,7 @@ function selection(table: string, where: Where): [string, unknown[]] {
 
 function probeOver(
   backend: Backend,
-  engine: Pick<TableProbe, "query" | "run" | "withoutTriggers">,
+  engine: Pick<TableProbe, "query" | "run" | "withoutTriggers" | "loseDatabase">,
 ): TableProbe {
   return {
     backend,
@@ -105,6 +110,7 @@ function sqliteProbe(sqlite: SqliteConnection): TableProbe {
         for (const { sql } of triggers) sqlite.exec(sql);
       }
     },
+    loseDatabase: async () => void sqlite.close(),
   });
 }
 
@@ -164,5 +170,6 @@ function postgresProbe(pool: PgPool): TableProbe {
         await pool.query(`ALTER TABLE ${quoted(table)} ENABLE TRIGGER USER`);
       }
     },
+    loseDatabase: () => pool.end(),
   });
 }
