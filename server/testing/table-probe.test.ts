@@ -99,6 +99,31 @@ function probeContract(open: () => Promise<Opened>): void {
     expect(await probe.count("audit_log", { after: '{"forged":1}' })).toBe(1);
   });
 
+  it("describes the schema: tables, columns and foreign keys", async () => {
+    const probe = storeProbe(db.store);
+    const tables = await probe.tables();
+    expect(tables).toEqual(
+      expect.arrayContaining(["audit_log", "projects", "telemetry_raw", "telemetry_series"]),
+    );
+    expect(
+      tables.filter((name) => name.startsWith("__drizzle") || name.startsWith("telemetry_raw_")),
+    ).toEqual([]);
+    const columns = await probe.columns("telemetry_series");
+    expect(columns.slice(0, 3)).toEqual([
+      { name: "id", type: "integer", notNull: true, hasDefault: true, primaryKey: 1 },
+      { name: "project_id", type: "text", notNull: true, hasDefault: false, primaryKey: 0 },
+      { name: "asset_id", type: "text", notNull: true, hasDefault: false, primaryKey: 0 },
+    ]);
+    expect(columns.find((c) => c.name === "last_value")).toMatchObject({ type: "real", notNull: false });
+    expect(await probe.foreignKeys("telemetry_series")).toEqual(
+      expect.arrayContaining([
+        { table: "projects", from: "project_id", to: "id" },
+        { table: "assets", from: "asset_id", to: "id" },
+      ]),
+    );
+    expect(await probe.foreignKeys("projects")).toEqual([]);
+  });
+
   it("loseDatabase cuts the store off: its probe fails from then on", async () => {
     await db.store.probe();
     await storeProbe(db.store).loseDatabase();

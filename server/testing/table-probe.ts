@@ -21,6 +21,20 @@ export type Row = Record<string, unknown>;
 /** Column = value conditions, all of which must hold (none: every row). */
 export type Where = Readonly<Record<string, unknown>>;
 
+/** A column as both engines describe it; `type` is the kind of value it holds. */
+export type ProbedColumn = {
+  name: string;
+  type: "integer" | "real" | "text" | "blob" | "boolean";
+  notNull: boolean;
+  /** A default, or a value the engine assigns (SQLite's rowid, a PostgreSQL identity). */
+  hasDefault: boolean;
+  /** Its place in the primary key, from 1; 0 when not part of it. */
+  primaryKey: number;
+};
+
+/** A single-column foreign key: `from` of this table references `to` of `table`. */
+export type ProbedForeignKey = { table: string; from: string; to: string };
+
 export type TableProbe = {
   readonly backend: Backend;
   /** How many rows of `table` match `where`. */
@@ -41,6 +55,11 @@ export type TableProbe = {
    * closed, PostgreSQL's pool ended. Not undone: stop the server after.
    */
   loseDatabase(): Promise<void>;
+  /** The application's tables (not the engine's, nor the migrator's; no partitions), by name. */
+  tables(): Promise<string[]>;
+  /** The columns of `table`, in their order. */
+  columns(table: string): Promise<ProbedColumn[]>;
+  foreignKeys(table: string): Promise<ProbedForeignKey[]>;
 };
 
 /** The probe of `server`'s database, on whichever engine its store runs. */
@@ -64,10 +83,7 @@ function selection(table: string, where: Where): [string, unknown[]] {
   return [`FROM ${quoted(table)}${conditions ? ` WHERE ${conditions}` : ""}`, columns.map((c) => where[c])];
 }
 
-function probeOver(
-  backend: Backend,
-  engine: Pick<TableProbe, "query" | "run" | "withoutTriggers" | "loseDatabase">,
-): TableProbe {
+function probeOver(backend: Backend, engine: Omit<TableProbe, "backend" | "count" | "rows">): TableProbe {
   return {
     backend,
     ...engine,
@@ -93,6 +109,15 @@ function sqliteParam(value: unknown): unknown {
   return value;
 }
 
+/** SQLite's type affinity (§3.1 of its datatype page), as the column kinds the probe names. */
+function sqliteType(declared: string): ProbedColumn["type"] {
+  const type = declared.toUpperCase();
+  if (type.includes("INT")) return "integer";
+  if (type.includes("CHAR") || type.includes("CLOB") || type.includes("TEXT")) return "text";
+  if (type.includes("BLOB") || type === "") return "blob";
+  return "real";
+}
+
 function sqliteProbe(sqlite: SqliteConnection): TableProbe {
   const params = (values: readonly unknown[]) => values.map(sqliteParam);
   return probeOver("sqlite", {
@@ -111,6 +136,39 @@ function sqliteProbe(sqlite: SqliteConnection): TableProbe {
       }
     },
     loseDatabase: async () => void sqlite.close(),
+    async tables() {
+      const rows = sqlite
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
+        )
+        .all() as { name: string }[];
+      return rows.map((r) => r.name);
+    },
+    async columns(table) {
+      const columns = sqlite.prepare(`PRAGMA table_info(${quoted(table)})`).all() as {
+        name: string;
+        type: string;
+        notnull: number;
+        dflt_value: unknown;
+        pk: number;
+      }[];
+      // A single INTEGER PRIMARY KEY is the rowid: SQLite assigns it.
+      const rowid =
+        columns.filter((c) => c.pk > 0).length === 1
+          ? columns.find((c) => c.pk > 0 && c.type === "INTEGER")
+          : undefined;
+      return columns.map((c) => ({
+        name: c.name,
+        type: sqliteType(c.type),
+        notNull: c.notnull === 1,
+        hasDefault: c.dflt_value !== null || c === rowid,
+        primaryKey: c.pk,
+      }));
+    },
+    async foreignKeys(table) {
+      const keys = sqlite.prepare(`PRAGMA foreign_key_list(${quoted(table)})`).all() as ProbedForeignKey[];
+      return keys.map(({ table, from, to }) => ({ table, from, to }));
+    },
   });
 }
 
@@ -139,6 +197,14 @@ export function dollarPlaceholders(sql: string): string {
     out += ch;
   }
   return out;
+}
+
+function postgresType(type: string): ProbedColumn["type"] {
+  if (type === "boolean") return "boolean";
+  if (type === "bytea") return "blob";
+  if (type === "bigint" || type === "integer" || type === "smallint") return "integer";
+  if (type === "double precision" || type === "real" || type === "numeric") return "real";
+  return "text";
 }
 
 function postgresParam(value: unknown): unknown {
@@ -171,5 +237,53 @@ function postgresProbe(pool: PgPool): TableProbe {
       }
     },
     loseDatabase: () => pool.end(),
+    async tables() {
+      const { rows } = await pool.query<{ name: string }>(
+        `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+            AND c.relname NOT LIKE '__drizzle%'
+          ORDER BY c.relname COLLATE "C"`,
+      );
+      return rows.map((r) => r.name);
+    },
+    async columns(table) {
+      const { rows } = await pool.query<{
+        name: string;
+        type: string;
+        not_null: boolean;
+        has_default: boolean;
+        pk: number;
+      }>(
+        `SELECT a.attname AS name, format_type(a.atttypid, NULL) AS type, a.attnotnull AS not_null,
+                (a.atthasdef OR a.attidentity <> '') AS has_default,
+                coalesce((SELECT k.n FROM unnest(i.indkey) WITH ORDINALITY AS k(attnum, n)
+                           WHERE k.attnum = a.attnum), 0) AS pk
+           FROM pg_attribute a
+           LEFT JOIN pg_index i ON i.indrelid = a.attrelid AND i.indisprimary
+          WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped
+          ORDER BY a.attnum`,
+        [quoted(table)],
+      );
+      return rows.map((c) => ({
+        name: c.name,
+        type: postgresType(c.type),
+        notNull: c.not_null,
+        hasDefault: c.has_default,
+        primaryKey: Number(c.pk),
+      }));
+    },
+    async foreignKeys(table) {
+      const { rows } = await pool.query<ProbedForeignKey>(
+        `SELECT p.relname AS table, fa.attname AS "from", pa.attname AS "to"
+           FROM pg_constraint k
+           JOIN pg_class p ON p.oid = k.confrelid
+           JOIN pg_attribute fa ON fa.attrelid = k.conrelid AND fa.attnum = k.conkey[1]
+           JOIN pg_attribute pa ON pa.attrelid = k.confrelid AND pa.attnum = k.confkey[1]
+          WHERE k.contype = 'f' AND k.conrelid = $1::regclass
+          ORDER BY k.conname`,
+        [quoted(table)],
+      );
+      return rows;
+    },
   });
 }
