@@ -24,6 +24,7 @@ import { type TelemetryService, telemetryService } from "./services/telemetry/se
 import { describeLocation, storeLocation } from "./store/location.ts";
 import { type DatabaseHandle, openDatabase } from "./store/sqlite/client.ts";
 import { SqliteStore } from "./store/sqlite/sqlite-store.ts";
+import type { Store } from "./store/store.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
 import type { LiveTelemetryOptions } from "./ws/stream-options.ts";
 import { withUpgradeRefusals } from "./ws/upgrade-refusal.ts";
@@ -65,6 +66,11 @@ export class CaudalServer {
   get context(): ServiceContext {
     if (!this.#ctx) throw new Error("server not started");
     return this.#ctx;
+  }
+
+  /** The storage ports (the store of the running server's context). */
+  get store(): Store {
+    return this.context.store;
   }
 
   /** The live telemetry stream (GET /api/ws/telemetry). */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tableProbe } from "../testing/table-probe.ts";
 import { buildTree, type ProjectTree, startAuditServer } from "./fixtures.ts";
 import { contractProblems, responseProblems } from "./http-audit.ts";
 import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
@@ -56,14 +57,23 @@ async function ingestBoundaryReadings(): Promise<void> {
     `/api/telemetry/${A.assets.tank}/history?from=${A.reportDate}T00:00:00Z&to=${A.reportDate}T23:59:00Z`,
     { token },
   );
-  const { sqlite } = t.server.context;
-  const series = sqlite
-    .prepare("SELECT id FROM telemetry_series WHERE asset_id = ? AND variable = 'overflow'")
-    .get(A.assets.tank) as { id: number };
-  sqlite
-    .prepare("UPDATE telemetry_rollup_5m SET count = 2, sum = 9e999, max = 1.7e308 WHERE series_id = ?")
-    .run(series.id);
+  const probe = tableProbe(t.server);
+  const [series] = await probe.rows<{ id: number }>("telemetry_series", {
+    asset_id: A.assets.tank,
+    variable: "overflow",
+  });
+  if (!series) throw new Error("no overflow series");
+  await probe.run("UPDATE telemetry_rollup_5m SET count = 2, sum = ?, max = 1.7e308 WHERE series_id = ?", [
+    Number.POSITIVE_INFINITY,
+    series.id,
+  ]);
 }
+
+/** Rows that a refused report must leave alone. */
+const stored = async () => ({
+  reports: await tableProbe(t.server).count("anh_reports"),
+  audit: await tableProbe(t.server).count("audit_log"),
+});
 
 beforeAll(async () => {
   token = (await t.admin()).token;
@@ -94,11 +104,7 @@ describe("record quantities", () => {
 
 describe("the ANH daily report of a day whose readings sum past the range of a double", () => {
   it("is refused with a 409 naming the figure, and nothing is written", async () => {
-    const before = t.server.context.sqlite
-      .prepare(
-        "SELECT (SELECT count(*) FROM anh_reports) AS reports, (SELECT count(*) FROM audit_log) AS audit",
-      )
-      .get();
+    const before = await stored();
     const res = await t.request("/api/anh/reports/generate", {
       token,
       body: { project_id: A.projectId, report_date: A.reportDate },
@@ -106,11 +112,7 @@ describe("the ANH daily report of a day whose readings sum past the range of a d
     expect(contractProblems(res)).toEqual([]);
     expect(res.status).toBe(409);
     expect(res.body).toMatchObject({ error: "Conflict", message: expect.stringContaining("avg") });
-    const after = t.server.context.sqlite
-      .prepare(
-        "SELECT (SELECT count(*) FROM anh_reports) AS reports, (SELECT count(*) FROM audit_log) AS audit",
-      )
-      .get();
+    const after = await stored();
     expect(after).toEqual(before);
   });
 });

@@ -3,13 +3,18 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { topics } from "../../shared/mqtt/topics.ts";
 import { TestServer } from "../testing/harness.ts";
+import { tableProbe } from "../testing/table-probe.ts";
 import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-async function until(what: string, check: () => boolean, timeoutMs = 8_000): Promise<void> {
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 8_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }
@@ -50,15 +55,14 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       });
       return { id, asset, agent: { username: `agent:${id}`, password: issued.body.agent_token } };
     };
-    const sql = <T>(query: string, ...args: string[]) =>
-      t.server.context.sqlite.prepare(query).get(...args) as T;
-    const storedFor = (projectId: string) => ({
-      batches: sql<{ n: number }>("SELECT COUNT(*) AS n FROM agent_batches WHERE project_id = ?", projectId)
-        .n,
-      series: sql<{ n: number }>("SELECT COUNT(*) AS n FROM telemetry_series WHERE project_id = ?", projectId)
-        .n,
-      status: sql<{ n: number }>("SELECT COUNT(*) AS n FROM agent_status WHERE project_id = ?", projectId).n,
-    });
+    const storedFor = async (projectId: string) => {
+      const probe = tableProbe(t.server);
+      return {
+        batches: await probe.count("agent_batches", { project_id: projectId }),
+        series: await probe.count("telemetry_series", { project_id: projectId }),
+        status: await probe.count("agent_status", { project_id: projectId }),
+      };
+    };
 
     beforeAll(async () => {
       t = await TestServer.start();
@@ -94,10 +98,10 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       const foreign = await mosquittoPub(port, { ...operador, username: "someone@caudal.test" }, topic, "{}");
       expect(foreign.code).toBe(5);
       expect(foreign.stderr).toContain("Connection Refused: not authorised");
-      expect(storedFor(a.id).status).toBe(0);
+      expect((await storedFor(a.id)).status).toBe(0);
       // The right token gets in: the heartbeat is recorded.
       expect((await mosquittoPub(port, a.agent, topic, heartbeat("control"))).code).toBe(0);
-      await until("the heartbeat recorded", () => storedFor(a.id).status === 1);
+      await until("the heartbeat recorded", async () => (await storedFor(a.id)).status === 1);
     });
 
     it("an agent publishes nothing into another project, nor outside its own agent topics", async () => {
@@ -118,7 +122,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       await mosquittoPub(port, a.agent, topics.config(a.id), '{"note":"forged"}', 1);
       await mosquittoPub(port, a.agent, topics.live(a.id, a.asset, "p"), '{"note":"forged"}', 0);
       await sleep(300);
-      expect(storedFor(b.id)).toEqual({ batches: 0, series: 0, status: 0 });
+      expect(await storedFor(b.id)).toEqual({ batches: 0, series: 0, status: 0 });
 
       // Controls: the same subscribers do receive what B's agent and A's agent may publish.
       expect((await mosquittoPub(port, b.agent, topics.heartbeat(b.id), heartbeat("control-b"))).code).toBe(
@@ -132,7 +136,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       );
       await sleep(100);
       for (const w of [watchA, watchB]) expect(w.messages.filter((m) => m.includes("forged"))).toEqual([]);
-      expect(storedFor(b.id).status).toBe(1);
+      expect((await storedFor(b.id)).status).toBe(1);
     });
 
     it("a user subscribes to their project but publishes nothing", async () => {
@@ -146,11 +150,10 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       await until("the agent's heartbeat", () => watch.messages.some((m) => m.includes("control-user")));
       await sleep(100);
       expect(watch.messages.filter((m) => m.includes("forged"))).toEqual([]);
-      const stored = sql<{ heartbeat: string }>(
-        "SELECT heartbeat FROM agent_status WHERE project_id = ?",
-        a.id,
-      );
-      expect(JSON.parse(stored.heartbeat).agent_version).toBe("control-user");
+      const [stored] = await tableProbe(t.server).rows<{ heartbeat: string }>("agent_status", {
+        project_id: a.id,
+      });
+      expect(JSON.parse(stored?.heartbeat ?? "null").agent_version).toBe("control-user");
     });
 
     it("refuses $SYS, other projects and every-project filters with SUBACK 0x80, keeping the rest", async () => {

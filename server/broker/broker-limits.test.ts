@@ -14,6 +14,7 @@ import {
   until,
 } from "../testing/broker-fixtures.ts";
 import { TestServer } from "../testing/harness.ts";
+import { tableProbe } from "../testing/table-probe.ts";
 import { MqttBroker } from "./broker.ts";
 import { agentMessageHandlers } from "./handlers.ts";
 import { type Credentials, MosquittoSub, mosquittoMissing, mosquittoPub } from "./mosquitto-clients.ts";
@@ -38,12 +39,12 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () 
     clients.push(client);
     return client;
   };
-  const storedHeartbeat = (projectId: string) =>
-    (
-      t.server.context.sqlite
-        .prepare("SELECT heartbeat FROM agent_status WHERE project_id = ?")
-        .get(projectId) as { heartbeat: string | null } | undefined
-    )?.heartbeat ?? null;
+  const storedHeartbeat = async (projectId: string) => {
+    const [row] = await tableProbe(t.server).rows<{ heartbeat: string | null }>("agent_status", {
+      project_id: projectId,
+    });
+    return row?.heartbeat ?? null;
+  };
 
   beforeAll(async () => {
     t = await TestServer.start();
@@ -80,7 +81,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () 
       expect(await Promise.race([acked, sleep(200).then(() => false)])).toBe(false);
       await sleep(300);
       expect(watch.messages.filter((m) => m.includes("too-large"))).toEqual([]);
-      expect(storedHeartbeat(p.id)).toBeNull();
+      expect(await storedHeartbeat(p.id)).toBeNull();
       // Measured for the report (the client's own 5 MiB buffer is included in the heap figure).
       console.info(
         `5 MiB publish: closed after ${closedAfterMs.toFixed(0)} ms, heap +${((process.memoryUsage().heapUsed - heapBefore) / MiB).toFixed(1)} MiB`,
@@ -95,19 +96,25 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () 
       });
       clients.push(client);
       await client.publishAsync(topics.heartbeat(p.id), heartbeat("over-websocket"), { qos: 1 });
-      await until("the heartbeat stored", () => storedHeartbeat(p.id)?.includes("over-websocket") === true);
+      await until(
+        "the heartbeat stored",
+        async () => (await storedHeartbeat(p.id))?.includes("over-websocket") === true,
+      );
       const gone = closed(client);
       client.publish(topics.heartbeat(p.id), heartbeat(`too-large-ws-${"x".repeat(5 * MiB)}`), { qos: 1 });
       await Promise.race([gone, sleep(5_000).then(() => Promise.reject(new Error("still connected")))]);
       await sleep(200);
-      expect(storedHeartbeat(p.id)).toContain("over-websocket");
+      expect(await storedHeartbeat(p.id)).toContain("over-websocket");
     });
 
     it("a packet just under the limit is accepted (control)", async () => {
       const agent = await mqttClient(p.agent);
       const big = heartbeat(`just-under-${"y".repeat(4 * MiB - 4 * 1024)}`);
       await agent.publishAsync(topics.heartbeat(p.id), big, { qos: 1 });
-      await until("the heartbeat stored", () => storedHeartbeat(p.id)?.includes("just-under") === true);
+      await until(
+        "the heartbeat stored",
+        async () => (await storedHeartbeat(p.id))?.includes("just-under") === true,
+      );
       expect(agent.connected).toBe(true);
     });
   });

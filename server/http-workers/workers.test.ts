@@ -11,6 +11,7 @@ import {
   storedCount,
 } from "../testing/fixtures/telemetry-fixtures.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
+import { tableProbe } from "../testing/table-probe.ts";
 
 type Sent = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
 
@@ -282,11 +283,10 @@ describe("HTTP worker threads", () => {
     const { token } = JSON.parse(login.text) as { token: string };
     const sessionId = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString())
       .sid as string;
-    const ip = workers.server.context.sqlite
-      .prepare<[string], string | null>("SELECT ip FROM sessions WHERE id = ?")
-      .pluck()
-      .get(sessionId);
-    expect(ip).toMatch(/127\.0\.0\.1/);
+    const [session] = await tableProbe(workers.server).rows<{ ip: string | null }>("sessions", {
+      id: sessionId,
+    });
+    expect(session?.ip).toMatch(/127\.0\.0\.1/);
     const missing = await send(workers, agent, "GET", "/api/no-such-route", { token });
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.text).error).toBe("NotFound");

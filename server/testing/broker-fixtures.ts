@@ -7,9 +7,13 @@ import type { TestServer } from "./harness.ts";
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-export async function until(what: string, check: () => boolean, timeoutMs = 8_000): Promise<void> {
+export async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 8_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }

@@ -10,6 +10,7 @@ import {
   revokeHmiCredentials,
   updateProject,
 } from "../../testing/hmi/hmi-fixtures.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 import {
   type Credentials,
   MosquittoSub,
@@ -110,12 +111,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
 
     it("publishes no data: Sparkplug, UNS and agent topics are refused and reach no one", async () => {
       const watch = await sub(a.hmi, [`spBv1.0/${a.slug}/#`, `caudal/uns/${a.slug}/#`]);
-      const batches = () =>
-        (
-          t.server.context.sqlite
-            .prepare("SELECT COUNT(*) AS n FROM agent_batches WHERE project_id = ?")
-            .get(a.id) as { n: number }
-        ).n;
+      const batches = () => tableProbe(t.server).count("agent_batches", { project_id: a.id });
       const forged = [
         [`spBv1.0/${a.slug}/DDATA/agent/well`, "forged"],
         [`spBv1.0/${a.slug}/NBIRTH/agent`, "forged"],
@@ -159,7 +155,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       await until("the rebirth command", () => watch.messages.some((m) => m.includes("/NCMD/agent")));
       await sleep(200);
       expect(watch.messages.filter((m) => !m.startsWith(`spBv1.0/${a.slug}/NCMD/agent `))).toEqual([]);
-      expect(batches()).toBe(0);
+      expect(await batches()).toBe(0);
     });
 
     it("stops working at once when revoked: the connection is dropped and the login refused", async () => {

@@ -42,7 +42,7 @@ describe("POST /api/edge/agents/enroll", () => {
       mqtt_username: `agent:${project}`,
       mqtt_url: `mqtt://127.0.0.1:${t.server.broker.port}`,
     });
-    const codeAudit = auditOf(t, code.id);
+    const codeAudit = await auditOf(t, code.id);
     expect(codeAudit.map((a) => [a.action, a.user_id])).toEqual([
       ["create", expect.any(String)],
       ["update", null],
@@ -52,7 +52,7 @@ describe("POST /api/edge/agents/enroll", () => {
       hostname: "rig-7",
       address: expect.stringContaining("127.0.0.1"),
     });
-    const tokenAudit = auditOf(t, project).filter((a) => a.entity === "agent_token");
+    const tokenAudit = (await auditOf(t, project)).filter((a) => a.entity === "agent_token");
     expect(tokenAudit).toEqual([expect.objectContaining({ action: "create", user_id: null })]);
     expect(JSON.stringify([codeAudit, tokenAudit])).not.toContain(res.body.agent_token);
   });
@@ -91,7 +91,7 @@ describe("POST /api/edge/agents/enroll", () => {
     const refused = await enroll({ code, project_id: other });
     expectError(refused, 401, "InvalidEnrollmentCode");
     expect(message(refused)).toContain("another project");
-    expect(auditOf(t, project).filter((a) => a.entity === "agent_token")).toEqual([]);
+    expect((await auditOf(t, project)).filter((a) => a.entity === "agent_token")).toEqual([]);
     const ok = await enroll({ code, project_id: project });
     expect(ok.status).toBe(200);
     expect(ok.body.project_id).toBe(project);
@@ -109,7 +109,7 @@ describe("POST /api/edge/agents/enroll", () => {
       for (const r of results.filter((r) => r.status === 401)) expectError(r, 401, "EnrollmentCodeUsed");
     }
     // One token per success: three rotations, the first a create.
-    const rotations = auditOf(t, project).filter((a) => a.entity === "agent_token");
+    const rotations = (await auditOf(t, project)).filter((a) => a.entity === "agent_token");
     expect(rotations.map((a) => a.action)).toEqual(["create", "update", "update"]);
   });
 

@@ -156,7 +156,7 @@ describe("enrollment code routes", () => {
     expect(list.text).not.toContain(issued.code);
     expect(list.text).not.toContain(short.code);
 
-    const audit = auditOf(t, issued.id);
+    const audit = await auditOf(t, issued.id);
     expect(audit).toEqual([
       expect.objectContaining({
         entity: "enrollment_code",
@@ -177,7 +177,7 @@ describe("enrollment code routes", () => {
     const again = await call<Listed>("DELETE", `${codes(project)}/${issued.id}`, admin);
     expect(again.status).toBe(200);
     expect(again.body).toEqual(first.body);
-    expect(auditOf(t, issued.id).map((a) => [a.action, a.user_id])).toEqual([
+    expect((await auditOf(t, issued.id)).map((a) => [a.action, a.user_id])).toEqual([
       ["create", supervisor.id],
       ["update", supervisor.id],
     ]);

@@ -34,12 +34,7 @@ describe("alarms: 400, 401, 403, 404", () => {
   });
   afterAll(async () => t.stop());
 
-  const acked = (id: string) =>
-    (
-      t.server.context.sqlite.prepare("SELECT acknowledged FROM alarms WHERE id = ?").get(id) as {
-        acknowledged: number;
-      }
-    ).acknowledged;
+  const acked = async (id: string) => (await t.server.store.alarms.alarm(id))?.acknowledged;
 
   it("every route is a 401 without a token or with a bad one", async () => {
     for (const [path, method] of [
@@ -50,7 +45,7 @@ describe("alarms: 400, 401, 403, 404", () => {
       expectError(await t.request(path, { method }), 401, "Unauthorized");
       expectError(await t.request(path, { method, token: "x.y.z" }), 401, "Unauthorized");
     }
-    expect(acked(alarmId)).toBe(0);
+    expect(await acked(alarmId)).toBe(false);
   });
 
   it("an anh_reader may neither list nor acknowledge alarms (403)", async () => {
@@ -62,7 +57,7 @@ describe("alarms: 400, 401, 403, 404", () => {
       "Forbidden",
     );
     expectError(await t.request(`/api/alarms/${alarmId}/ack`, { method: "POST", token }), 403, "Forbidden");
-    expect(acked(alarmId)).toBe(0);
+    expect(await acked(alarmId)).toBe(false);
   });
 
   it("an operador may list and read history (alarms:read)", async () => {
@@ -134,7 +129,7 @@ describe("alarms: 400, 401, 403, 404", () => {
       404,
       "NotFound",
     );
-    expect(acked(foreignAlarmId)).toBe(0);
+    expect(await acked(foreignAlarmId)).toBe(false);
   });
 
   it("a non-UUID alarm id is a 400", async () => {

@@ -3,8 +3,8 @@ import "@hono/zod-openapi";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_VERIFY_BATCH } from "../../services/audit/verify-audit.ts";
 import { auditHash, auditHashInput } from "../../store/audit-chain.ts";
-import { appendAudit } from "../../store/sqlite/append-audit.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Verification = {
   valid: boolean;
@@ -27,37 +27,40 @@ type Row = {
   hash: string;
 };
 
-const GUARDS = {
-  update:
-    "CREATE TRIGGER `audit_log_no_update` BEFORE UPDATE ON `audit_log` BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
-  delete:
-    "CREATE TRIGGER `audit_log_no_delete` BEFORE DELETE ON `audit_log` BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END",
-};
-
 /** Each test tampers with its own server's log. */
 describe("GET /api/audit/verify", () => {
   let t: TestServer;
   let admin: string;
 
   const verify = async (token = admin) => t.request<Verification>("/api/audit/verify", { token });
-  const sqlite = () => t.server.context.sqlite;
-  const row = (seq: number) => sqlite().prepare("SELECT * FROM audit_log WHERE seq = ?").get(seq) as Row;
-  const total = () => (sqlite().prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
-  /** An attacker with file access: drops the guard triggers (migration 0003) first. */
-  const dropGuards = () =>
-    sqlite().exec("DROP TRIGGER IF EXISTS audit_log_no_update; DROP TRIGGER IF EXISTS audit_log_no_delete;");
-  const restoreGuards = () => {
-    dropGuards();
-    sqlite().exec(GUARDS.update);
-    sqlite().exec(GUARDS.delete);
+  const probe = () => tableProbe(t.server);
+  const row = async (seq: number) => {
+    const [found] = await probe().rows<Row>("audit_log", { seq });
+    if (!found) throw new Error(`no audit entry ${seq}`);
+    return found;
   };
+  const total = () => probe().count("audit_log");
+  /** An attacker with file access: lifts the guard triggers (migration 0003) first; they are back after. */
+  const unguarded = (work: () => Promise<void>) => probe().withoutTriggers("audit_log", work);
   const reinsert = (r: Row) =>
-    sqlite()
-      .prepare(
-        `INSERT INTO audit_log (seq, id, at, user_id, project_id, entity, entity_id, action, before, after, prev_hash, hash)
-         VALUES (@seq, @id, @at, @user_id, @project_id, @entity, @entity_id, @action, @before, @after, @prev_hash, @hash)`,
-      )
-      .run(r);
+    probe().run(
+      `INSERT INTO audit_log (seq, id, at, user_id, project_id, entity, entity_id, action, before, after, prev_hash, hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        r.seq,
+        r.id,
+        r.at,
+        r.user_id,
+        r.project_id,
+        r.entity,
+        r.entity_id,
+        r.action,
+        r.before,
+        r.after,
+        r.prev_hash,
+        r.hash,
+      ],
+    );
 
   beforeAll(async () => {
     t = await TestServer.start();
@@ -81,115 +84,118 @@ describe("GET /api/audit/verify", () => {
   it("an untouched chain is valid; head names the newest entry", async () => {
     const res = await verify();
     expect(res.status).toBe(200);
-    const n = total();
+    const n = await total();
     expect(n).toBeGreaterThanOrEqual(8);
-    expect(res.body).toEqual({ valid: true, entries: n, head: { seq: n, hash: row(n).hash } });
+    expect(res.body).toEqual({ valid: true, entries: n, head: { seq: n, hash: (await row(n)).hash } });
   });
 
-  it("the storage refuses UPDATE and DELETE of entries", () => {
-    expect(() => sqlite().prepare("UPDATE audit_log SET after = NULL WHERE seq = 2").run()).toThrow(
+  it("the storage refuses UPDATE and DELETE of entries", async () => {
+    await expect(probe().run("UPDATE audit_log SET after = NULL WHERE seq = 2")).rejects.toThrow(
       /append-only/,
     );
-    expect(() => sqlite().prepare("DELETE FROM audit_log WHERE seq = 2").run()).toThrow(/append-only/);
-    expect(row(2).after).not.toBeNull();
+    await expect(probe().run("DELETE FROM audit_log WHERE seq = 2")).rejects.toThrow(/append-only/);
+    expect((await row(2)).after).not.toBeNull();
   });
 
   it("an edited `after` is a hash mismatch at that seq", async () => {
-    const original = row(4);
-    dropGuards();
-    const forged = JSON.stringify({ ...JSON.parse(original.after ?? "{}"), volume_bbls: 99999 });
-    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = 4").run(forged);
-    expect((await verify()).body).toEqual({
-      valid: false,
-      entries: 3,
-      broken_at: { seq: 4, id: original.id, reason: "hash mismatch" },
+    const original = await row(4);
+    await unguarded(async () => {
+      const forged = JSON.stringify({ ...JSON.parse(original.after ?? "{}"), volume_bbls: 99999 });
+      await probe().run("UPDATE audit_log SET after = ? WHERE seq = 4", [forged]);
+      expect((await verify()).body).toEqual({
+        valid: false,
+        entries: 3,
+        broken_at: { seq: 4, id: original.id, reason: "hash mismatch" },
+      });
+      await probe().run("UPDATE audit_log SET after = ? WHERE seq = 4", [original.after]);
     });
-    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = 4").run(original.after);
-    restoreGuards();
     expect((await verify()).body.valid).toBe(true);
   });
 
   it("an edited entity_id is a hash mismatch; so is `after` that is no longer JSON", async () => {
-    const original = row(5);
-    dropGuards();
-    sqlite().prepare("UPDATE audit_log SET entity_id = ? WHERE seq = 5").run(crypto.randomUUID());
-    expect((await verify()).body.broken_at).toEqual({ seq: 5, id: original.id, reason: "hash mismatch" });
-    sqlite()
-      .prepare("UPDATE audit_log SET entity_id = ?, after = '{broken' WHERE seq = 5")
-      .run(original.entity_id);
-    expect((await verify()).body.broken_at).toEqual({ seq: 5, id: original.id, reason: "hash mismatch" });
-    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = 5").run(original.after);
-    restoreGuards();
+    const original = await row(5);
+    await unguarded(async () => {
+      await probe().run("UPDATE audit_log SET entity_id = ? WHERE seq = 5", [crypto.randomUUID()]);
+      expect((await verify()).body.broken_at).toEqual({ seq: 5, id: original.id, reason: "hash mismatch" });
+      await probe().run("UPDATE audit_log SET entity_id = ?, after = '{broken' WHERE seq = 5", [
+        original.entity_id,
+      ]);
+      expect((await verify()).body.broken_at).toEqual({ seq: 5, id: original.id, reason: "hash mismatch" });
+      await probe().run("UPDATE audit_log SET after = ? WHERE seq = 5", [original.after]);
+    });
     expect((await verify()).body.valid).toBe(true);
   });
 
   it("a deleted entry breaks the next one's prev_hash", async () => {
-    const removed = row(3);
-    const next = row(4);
-    dropGuards();
-    sqlite().prepare("DELETE FROM audit_log WHERE seq = 3").run();
-    expect((await verify()).body).toEqual({
-      valid: false,
-      entries: 2,
-      broken_at: { seq: 4, id: next.id, reason: "prev_hash mismatch" },
+    const removed = await row(3);
+    const next = await row(4);
+    await unguarded(async () => {
+      await probe().run("DELETE FROM audit_log WHERE seq = 3");
+      expect((await verify()).body).toEqual({
+        valid: false,
+        entries: 2,
+        broken_at: { seq: 4, id: next.id, reason: "prev_hash mismatch" },
+      });
+      await reinsert(removed);
     });
-    reinsert(removed);
-    restoreGuards();
     expect((await verify()).body.valid).toBe(true);
   });
 
   it("a deleted entry is still found when the rest of the chain was rehashed (seq gap)", async () => {
-    const n = total();
-    const saved = Array.from({ length: n - 2 }, (_, i) => row(i + 3));
-    dropGuards();
-    sqlite().prepare("DELETE FROM audit_log WHERE seq = 3").run();
-    let prevHash = row(2).hash;
-    for (let seq = 4; seq <= n; seq++) {
-      const r = row(seq);
-      const hash = auditHash(
-        auditHashInput({
-          id: r.id,
-          at: new Date(r.at),
-          userId: r.user_id,
-          projectId: r.project_id,
-          entity: r.entity,
-          entityId: r.entity_id,
-          action: r.action,
-          before: r.before === null ? null : JSON.parse(r.before),
-          after: r.after === null ? null : JSON.parse(r.after),
+    const n = await total();
+    const saved = await Promise.all(Array.from({ length: n - 2 }, (_, i) => row(i + 3)));
+    await unguarded(async () => {
+      await probe().run("DELETE FROM audit_log WHERE seq = 3");
+      let prevHash = (await row(2)).hash;
+      for (let seq = 4; seq <= n; seq++) {
+        const r = await row(seq);
+        const hash = auditHash(
+          auditHashInput({
+            id: r.id,
+            at: new Date(r.at),
+            userId: r.user_id,
+            projectId: r.project_id,
+            entity: r.entity,
+            entityId: r.entity_id,
+            action: r.action,
+            before: r.before === null ? null : JSON.parse(r.before),
+            after: r.after === null ? null : JSON.parse(r.after),
+            prevHash,
+          }),
+        );
+        await probe().run("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = ?", [
           prevHash,
-        }),
-      );
-      sqlite().prepare("UPDATE audit_log SET prev_hash = ?, hash = ? WHERE seq = ?").run(prevHash, hash, seq);
-      prevHash = hash;
-    }
-    expect((await verify()).body.broken_at).toEqual({ seq: 4, id: row(4).id, reason: "seq gap" });
-    sqlite().prepare("DELETE FROM audit_log WHERE seq > 2").run();
-    for (const r of saved) reinsert(r);
-    restoreGuards();
+          hash,
+          seq,
+        ]);
+        prevHash = hash;
+      }
+      expect((await verify()).body.broken_at).toEqual({ seq: 4, id: (await row(4)).id, reason: "seq gap" });
+      await probe().run("DELETE FROM audit_log WHERE seq > 2");
+      for (const r of saved) await reinsert(r);
+    });
     expect((await verify()).body.valid).toBe(true);
   });
 
   it("removing the newest entries is reported as truncated", async () => {
-    const n = total();
-    const newest = row(n);
-    dropGuards();
-    sqlite().prepare("DELETE FROM audit_log WHERE seq = ?").run(n);
-    expect((await verify()).body).toEqual({
-      valid: false,
-      entries: n - 1,
-      broken_at: { seq: n, id: null, reason: "truncated" },
+    const n = await total();
+    const newest = await row(n);
+    await unguarded(async () => {
+      await probe().run("DELETE FROM audit_log WHERE seq = ?", [n]);
+      expect((await verify()).body).toEqual({
+        valid: false,
+        entries: n - 1,
+        broken_at: { seq: n, id: null, reason: "truncated" },
+      });
+      await reinsert(newest);
     });
-    reinsert(newest);
-    restoreGuards();
     expect((await verify()).body.valid).toBe(true);
   });
 
   it("walks past its read batches: a forged entry deep in a long chain is found", async () => {
-    const { db } = t.server.context;
-    db.transaction((tx) => {
+    await t.server.store.transaction(async (tx) => {
       for (let i = 0; i < AUDIT_VERIFY_BATCH * 2.5; i++) {
-        appendAudit(tx, {
+        await tx.audit.append({
           at: new Date(),
           userId: null,
           projectId: null,
@@ -201,19 +207,20 @@ describe("GET /api/audit/verify", () => {
         });
       }
     });
-    const n = total();
+    const n = await total();
     expect((await verify()).body).toMatchObject({ valid: true, entries: n });
     const target = n - 10;
-    const original = row(target);
-    dropGuards();
-    sqlite().prepare("UPDATE audit_log SET after = '{\"i\":-1}' WHERE seq = ?").run(target);
-    expect((await verify()).body).toEqual({
-      valid: false,
-      entries: target - 1,
-      broken_at: { seq: target, id: original.id, reason: "hash mismatch" },
+    const original = await row(target);
+    await unguarded(async () => {
+      await probe().run(`UPDATE audit_log SET after = '{"i":-1}' WHERE seq = ?`, [target]);
+      expect((await verify()).body).toEqual({
+        valid: false,
+        entries: target - 1,
+        broken_at: { seq: target, id: original.id, reason: "hash mismatch" },
+      });
+      await probe().run("UPDATE audit_log SET after = ? WHERE seq = ?", [original.after, target]);
     });
-    sqlite().prepare("UPDATE audit_log SET after = ? WHERE seq = ?").run(original.after, target);
-    restoreGuards();
+    expect((await verify()).body.valid).toBe(true);
   });
 
   it("401 without a token; 403 for every role but superadmin and admin", async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, refreshCookieOf, TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Tokens = { token: string };
 
@@ -33,15 +34,14 @@ describe("refresh rotation grace period", () => {
     return cookie;
   }
 
-  const tokenRows = (): number =>
-    (t.server.context.sqlite.prepare("SELECT count(*) AS n FROM refresh_tokens").get() as { n: number }).n;
+  const tokenRows = () => tableProbe(t.server).count("refresh_tokens");
 
   const sessionAlive = async (res: ApiResponse<Tokens>) =>
     (await t.request("/api/admin/roles", { token: res.body.token })).status === 200;
 
   it("10 concurrent refreshes with the same cookie all get the same successor; the session lives on", async () => {
     const r0 = await loginCookie();
-    const rowsBefore = tokenRows();
+    const rowsBefore = await tokenRows();
     const results = await Promise.all(Array.from({ length: 10 }, () => refresh(r0)));
     for (const res of results) expect(res.status, res.text).toBe(200);
     const successors = new Set(results.map((res) => refreshCookieOf(res)));
@@ -50,7 +50,7 @@ describe("refresh rotation grace period", () => {
     expect(r1).toBeTruthy();
     expect(r1).not.toBe(r0);
     // One rotation: one new refresh token row, one access token.
-    expect(tokenRows()).toBe(rowsBefore + 1);
+    expect(await tokenRows()).toBe(rowsBefore + 1);
     expect(new Set(results.map((res) => res.body.token)).size).toBe(1);
     const first = results[0];
     if (!first) throw new Error("no result");
@@ -65,13 +65,13 @@ describe("refresh rotation grace period", () => {
     const r0 = await loginCookie();
     const first = await refresh(r0);
     const r1 = refreshCookieOf(first);
-    const rows = tokenRows();
+    const rows = await tokenRows();
     t.clock.advance(4_900);
     const replay = await refresh(r0);
     expect(replay.status, replay.text).toBe(200);
     expect(refreshCookieOf(replay)).toBe(r1);
     expect(replay.body.token).toBe(first.body.token);
-    expect(tokenRows()).toBe(rows);
+    expect(await tokenRows()).toBe(rows);
     expect(await sessionAlive(replay)).toBe(true);
     expect((await refresh(r1)).status).toBe(200);
   });

@@ -37,7 +37,7 @@ describe("two-factor lockout", () => {
     alignToStepStart(t.clock);
     const fifth = await login(u.email, u.password, { totp_code: wrongCode(codeAt(t, u.secret, 1)) });
     expect(fifth.body.error).toBe("TwoFactorFailed");
-    const lockedUntil = twoFactorRow(t, u.id).totp_locked_until;
+    const lockedUntil = (await twoFactorRow(t, u.id)).totp_locked_until;
     expect(lockedUntil).not.toBeNull();
     expect(Math.abs((lockedUntil ?? 0) - (t.clock.now().getTime() + 30 * MINUTE))).toBeLessThan(5_000);
 
@@ -53,7 +53,7 @@ describe("two-factor lockout", () => {
     expect((await login(u.email, u.password)).body.error).toBe("AccountLocked");
     const recovery = await login(u.email, u.password, { recovery_code: u.recoveryCodes[0] ?? "" });
     expect(recovery.body.error).toBe("AccountLocked");
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
 
     // 29 minutes later: still locked. Past 30 minutes: unlocked, and a fresh code logs in.
     t.clock.advance(29 * MINUTE);
@@ -73,7 +73,7 @@ describe("two-factor lockout", () => {
       expect(res.body.error).toBe("TwoFactorFailed");
       t.clock.advance(4 * MINUTE);
     }
-    expect(twoFactorRow(t, u.id).totp_locked_until).toBeNull();
+    expect((await twoFactorRow(t, u.id)).totp_locked_until).toBeNull();
     alignToStepStart(t.clock);
     expect((await login(u.email, u.password, { totp_code: codeAt(t, u.secret) })).status).toBe(200);
   });
@@ -83,15 +83,15 @@ describe("two-factor lockout", () => {
     for (let i = 0; i < 4; i++) {
       await login(u.email, u.password, { totp_code: wrongCode(codeAt(t, u.secret, 1)) });
     }
-    expect(twoFactorRow(t, u.id).totp_failed_attempts).toBe(4);
+    expect((await twoFactorRow(t, u.id)).totp_failed_attempts).toBe(4);
     expect((await login(u.email, u.password, { totp_code: codeAt(t, u.secret, 1) })).status).toBe(200);
-    expect(twoFactorRow(t, u.id).totp_failed_attempts).toBe(0);
+    expect((await twoFactorRow(t, u.id)).totp_failed_attempts).toBe(0);
     // Four more failures: without the reset this would be the 8th and the account would lock.
     for (let i = 0; i < 4; i++) {
       const res = await login(u.email, u.password, { totp_code: wrongCode(codeAt(t, u.secret, 1)) });
       expect(res.body.error).toBe("TwoFactorFailed");
     }
-    expect(twoFactorRow(t, u.id).totp_locked_until).toBeNull();
+    expect((await twoFactorRow(t, u.id)).totp_locked_until).toBeNull();
   });
 });
 

@@ -63,30 +63,30 @@ describe("two-factor login rules", () => {
     expect(res.status).toBe(401);
     expect(res.body.error).toBe("TwoFactorFailed");
     expect(refreshCookieOf(res)).toBeUndefined();
-    expect(twoFactorRow(t, u.id).totp_failed_attempts).toBe(1);
+    expect((await twoFactorRow(t, u.id)).totp_failed_attempts).toBe(1);
   });
 
   it("§5.5 a recovery code works once, its row is deleted, then RecoveryCodeInvalid", async () => {
     const u = await twoFactorUser(t);
     expect(u.recoveryCodes).toHaveLength(10);
     expect(new Set(u.recoveryCodes).size).toBe(10);
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
     const code = u.recoveryCodes[0] ?? "";
     const first = await login(u.email, u.password, { recovery_code: code });
     expect(first.status).toBe(200);
     expect(first.body.token).toBeTruthy();
-    expect(recoveryCodeCount(t, u.id)).toBe(9);
+    expect(await recoveryCodeCount(t, u.id)).toBe(9);
     const again = await login(u.email, u.password, { recovery_code: code });
     expect(again.status).toBe(401);
     expect(again.body.error).toBe("RecoveryCodeInvalid");
-    expect(recoveryCodeCount(t, u.id)).toBe(9);
+    expect(await recoveryCodeCount(t, u.id)).toBe(9);
     const madeUp = await login(u.email, u.password, { recovery_code: "ZZZZZ-ZZZZZ" });
     expect(madeUp.body.error).toBe("RecoveryCodeInvalid");
     // Another user's code is not this user's.
     const other = await twoFactorUser(t);
     const foreign = await login(u.email, u.password, { recovery_code: other.recoveryCodes[0] ?? "" });
     expect(foreign.body.error).toBe("RecoveryCodeInvalid");
-    expect(recoveryCodeCount(t, other.id)).toBe(10);
+    expect(await recoveryCodeCount(t, other.id)).toBe(10);
   });
 
   it("§5.5 recovery codes are typed loosely: case, spaces and the dash do not matter", async () => {
@@ -98,7 +98,7 @@ describe("two-factor login rules", () => {
 
   it("§5.7 replay: the same step is refused and the stored step stays; earlier refused; later accepted", async () => {
     const u = await twoFactorUser(t);
-    const enabledStep = twoFactorRow(t, u.id).last_totp_step_used;
+    const enabledStep = (await twoFactorRow(t, u.id)).last_totp_step_used;
     // /2fa/enable consumed the current step: its code cannot log in.
     expect(enabledStep).toBe(totpStep(t.clock.now()));
     const sameAsEnable = await login(u.email, u.password, { totp_code: codeAt(t, u.secret) });
@@ -107,14 +107,14 @@ describe("two-factor login rules", () => {
     // The next step (within the ±1 skew) is accepted and stored.
     const next = codeAt(t, u.secret, 1);
     expect((await login(u.email, u.password, { totp_code: next })).status).toBe(200);
-    const stored = twoFactorRow(t, u.id).last_totp_step_used;
+    const stored = (await twoFactorRow(t, u.id)).last_totp_step_used;
     expect(stored).toBe((enabledStep ?? 0) + 1);
 
     // Replaying it: TwoFactorFailed, stored step unchanged.
     const replay = await login(u.email, u.password, { totp_code: next });
     expect(replay.status).toBe(401);
     expect(replay.body.error).toBe("TwoFactorFailed");
-    expect(twoFactorRow(t, u.id).last_totp_step_used).toBe(stored);
+    expect((await twoFactorRow(t, u.id)).last_totp_step_used).toBe(stored);
 
     // Move into the stored step: the code of the step before it is within skew but refused.
     t.clock.advance(STEP_MS);
@@ -122,12 +122,12 @@ describe("two-factor login rules", () => {
     expect(previous.body.error).toBe("TwoFactorFailed");
     const current = await login(u.email, u.password, { totp_code: codeAt(t, u.secret) });
     expect(current.body.error).toBe("TwoFactorFailed");
-    expect(twoFactorRow(t, u.id).last_totp_step_used).toBe(stored);
+    expect((await twoFactorRow(t, u.id)).last_totp_step_used).toBe(stored);
 
     // A later step is accepted and becomes the stored step.
     const later = await login(u.email, u.password, { totp_code: codeAt(t, u.secret, 1) });
     expect(later.status).toBe(200);
-    expect(twoFactorRow(t, u.id).last_totp_step_used).toBe((stored ?? 0) + 1);
+    expect((await twoFactorRow(t, u.id)).last_totp_step_used).toBe((stored ?? 0) + 1);
   });
 
   it("§5.7 codes outside the ±1 step window are refused", async () => {
@@ -151,7 +151,7 @@ describe("two-factor login rules", () => {
       token: other.token,
     });
     expect(pending.status).toBe(200);
-    const row = twoFactorRow(t, u.id);
+    const row = await twoFactorRow(t, u.id);
     expect(row.two_factor_secret_encrypted?.length).toBeGreaterThan(28);
 
     const files = filesUnder(t.dataDir);

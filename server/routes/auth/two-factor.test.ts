@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditOf } from "../../testing/fixtures/audit-fixtures.ts";
 import {
   alignToStepStart,
   codeAt,
@@ -7,6 +8,7 @@ import {
   twoFactorUser,
 } from "../../testing/fixtures/two-factor-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Body = { error: string; message: string };
 type SetupBody = { secret: string; otpauth_url: string };
@@ -52,7 +54,7 @@ describe("two-factor endpoints", () => {
     expect(url.searchParams.get("issuer")).toBe("Caudal");
     expect(decodeURIComponent(url.pathname)).toContain(u.email);
 
-    const row = twoFactorRow(t, u.id);
+    const row = await twoFactorRow(t, u.id);
     expect(row.two_factor_enabled).toBe(0);
     expect(row.two_factor_secret_encrypted).toBeNull();
     const pending = row.two_factor_pending_secret_encrypted;
@@ -98,7 +100,7 @@ describe("two-factor endpoints", () => {
     const wrong = await post("enable", u.token, { code: wrongCode(codeAt(t, setup.body.secret)) });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe("TwoFactorFailed");
-    const row = twoFactorRow(t, u.id);
+    const row = await twoFactorRow(t, u.id);
     expect(row.two_factor_enabled).toBe(0);
     expect(row.two_factor_pending_secret_encrypted).not.toBeNull();
     expect(row.totp_failed_attempts).toBe(0);
@@ -108,8 +110,8 @@ describe("two-factor endpoints", () => {
     const u = await twoFactorUser(t);
     expect(u.recoveryCodes).toHaveLength(10);
     for (const code of u.recoveryCodes) expect(code).toMatch(/^[A-Z2-9]{5}-[A-Z2-9]{5}$/);
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
-    const row = twoFactorRow(t, u.id);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
+    const row = await twoFactorRow(t, u.id);
     expect(row.two_factor_enabled).toBe(1);
     expect(row.two_factor_pending_secret_encrypted).toBeNull();
     expect(row.two_factor_secret_encrypted).not.toBeNull();
@@ -127,9 +129,9 @@ describe("two-factor endpoints", () => {
     // The login challenge is now on.
     expect((await t.login(u.email, u.password)).status).toBe(401);
     // Only hashes are stored, never a code itself.
-    const stored = t.server.context.sqlite
-      .prepare("SELECT code_hash FROM recovery_codes WHERE user_id = ?")
-      .all(u.id) as { code_hash: string }[];
+    const stored = await tableProbe(t.server).rows<{ code_hash: string }>("recovery_codes", {
+      user_id: u.id,
+    });
     for (const { code_hash } of stored) expect(u.recoveryCodes).not.toContain(code_hash);
     expect(stored.every((r) => /^[0-9a-f]{64}$/.test(r.code_hash))).toBe(true);
   });
@@ -163,22 +165,22 @@ describe("two-factor endpoints", () => {
     });
     expect(badCode.status).toBe(401);
     expect(badCode.body.error).toBe("TwoFactorFailed");
-    expect(twoFactorRow(t, u.id).totp_failed_attempts).toBe(1);
+    expect((await twoFactorRow(t, u.id)).totp_failed_attempts).toBe(1);
     const badRecovery = await post("disable", u.token, { password: u.password, code: "AAAAA-AAAAA" });
     expect(badRecovery.status).toBe(401);
     expect(badRecovery.body.error).toBe("RecoveryCodeInvalid");
-    expect(twoFactorRow(t, u.id).two_factor_enabled).toBe(1);
+    expect((await twoFactorRow(t, u.id)).two_factor_enabled).toBe(1);
   });
 
   it("disable with a TOTP code erases the secret and the recovery codes", async () => {
     const u = await twoFactorUser(t);
     const res = await post("disable", u.token, { password: u.password, code: codeAt(t, u.secret, 1) });
     expect(res.status).toBe(200);
-    const row = twoFactorRow(t, u.id);
+    const row = await twoFactorRow(t, u.id);
     expect(row.two_factor_enabled).toBe(0);
     expect(row.two_factor_secret_encrypted).toBeNull();
     expect(row.last_totp_step_used).toBeNull();
-    expect(recoveryCodeCount(t, u.id)).toBe(0);
+    expect(await recoveryCodeCount(t, u.id)).toBe(0);
     expect((await t.login(u.email, u.password)).status).toBe(200);
   });
 
@@ -186,7 +188,7 @@ describe("two-factor endpoints", () => {
     const u = await twoFactorUser(t);
     const res = await post("disable", u.token, { password: u.password, code: u.recoveryCodes[3] });
     expect(res.status).toBe(200);
-    expect(twoFactorRow(t, u.id).two_factor_enabled).toBe(0);
+    expect((await twoFactorRow(t, u.id)).two_factor_enabled).toBe(0);
   });
 
   it("TOTP failures on disable count towards the lockout; once locked, disable and login say AccountLocked", async () => {
@@ -208,8 +210,8 @@ describe("two-factor endpoints", () => {
     );
     const login = await t.login(u.email, u.password, { totp_code: codeAt(t, u.secret, 1) });
     expect(login.body).toMatchObject({ error: "AccountLocked" });
-    expect(twoFactorRow(t, u.id).two_factor_enabled).toBe(1);
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
+    expect((await twoFactorRow(t, u.id)).two_factor_enabled).toBe(1);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
   });
 
   it("recovery-codes: 400, 409 when off, 401 for a wrong code", async () => {
@@ -224,7 +226,7 @@ describe("two-factor endpoints", () => {
     const wrong = await post("recovery-codes", u.token, { code: wrongCode(codeAt(t, u.secret, 1)) });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe("TwoFactorFailed");
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
   });
 
   it("recovery-codes replaces every earlier code", async () => {
@@ -234,7 +236,7 @@ describe("two-factor endpoints", () => {
     const fresh = res.body.recovery_codes;
     expect(fresh).toHaveLength(10);
     expect(fresh.some((c) => u.recoveryCodes.includes(c))).toBe(false);
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
     const old = await t.login(u.email, u.password, { recovery_code: u.recoveryCodes[0] ?? "" });
     expect(old.status).toBe(401);
     expect((old.body as unknown as Body).error).toBe("RecoveryCodeInvalid");
@@ -244,7 +246,7 @@ describe("two-factor endpoints", () => {
     // A recovery code can authorise the replacement as well; it is consumed by it.
     const viaRecovery = await post<CodesBody>("recovery-codes", u.token, { code: fresh[1] });
     expect(viaRecovery.status).toBe(200);
-    expect(recoveryCodeCount(t, u.id)).toBe(10);
+    expect(await recoveryCodeCount(t, u.id)).toBe(10);
     const usedUp = await post("recovery-codes", u.token, { code: fresh[1] });
     expect(usedUp.body.error).toBe("RecoveryCodeInvalid");
   });
@@ -252,12 +254,8 @@ describe("two-factor endpoints", () => {
   it("enable and disable are audited, without the secret", async () => {
     const u = await twoFactorUser(t);
     await post("disable", u.token, { password: u.password, code: codeAt(t, u.secret, 1) });
-    const entries = t.server.context.sqlite
-      .prepare(
-        "SELECT user_id, before, after FROM audit_log WHERE entity = 'user' AND entity_id = ? ORDER BY seq",
-      )
-      .all(u.id) as { user_id: string; before: string | null; after: string }[];
-    const changes = entries.map((e) => JSON.parse(e.after).two_factor_enabled);
+    const entries = await auditOf(t, u.id, "user");
+    const changes = entries.map((e) => JSON.parse(e.after ?? "null").two_factor_enabled);
     expect(changes.slice(-2)).toEqual([true, false]);
     for (const e of entries) {
       expect(`${e.before}${e.after}`).not.toContain(u.secret);

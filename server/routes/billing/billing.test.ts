@@ -12,6 +12,7 @@ import {
   setLastReading,
 } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Invoice = {
   id: string;
@@ -35,13 +36,12 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
   let onStarter: string;
   let well: string;
 
-  function setPoints(projectId: string, period: string, points: number): void {
-    t.server.context.sqlite
-      .prepare(
-        `INSERT INTO usage_counters (project_id, period, telemetry_points) VALUES (?, ?, ?)
-         ON CONFLICT (project_id, period) DO UPDATE SET telemetry_points = excluded.telemetry_points`,
-      )
-      .run(projectId, period, points);
+  async function setPoints(projectId: string, period: string, points: number): Promise<void> {
+    await tableProbe(t.server).run(
+      `INSERT INTO usage_counters (project_id, period, telemetry_points) VALUES (?, ?, ?)
+       ON CONFLICT (project_id, period) DO UPDATE SET telemetry_points = excluded.telemetry_points`,
+      [projectId, period, points],
+    );
   }
 
   beforeAll(async () => {
@@ -62,12 +62,14 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
     await createDevice(t, await createAsset(t, project, "Silent"));
     const old = await createAsset(t, project, "Old");
     await createDevice(t, old);
-    const wellSeries = seedSeries(t, project, well, "pressure");
-    setLastReading(t, wellSeries, at("2025-03-15T11:00:00Z"), 1);
-    seedBuckets(t, wellSeries, [{ bucket: at("2025-03-02T00:00:00Z"), count: 1, sum: 1, min: 1, max: 1 }]);
-    setLastReading(t, seedSeries(t, project, old, "pressure"), at("2025-02-27T00:00:00Z"), 1);
-    setPoints(project, "2025-03", 1_500_000);
-    setPoints(project, "2025-02", 7);
+    const wellSeries = await seedSeries(t, project, well, "pressure");
+    await setLastReading(t, wellSeries, at("2025-03-15T11:00:00Z"), 1);
+    await seedBuckets(t, wellSeries, [
+      { bucket: at("2025-03-02T00:00:00Z"), count: 1, sum: 1, min: 1, max: 1 },
+    ]);
+    await setLastReading(t, await seedSeries(t, project, old, "pressure"), at("2025-02-27T00:00:00Z"), 1);
+    await setPoints(project, "2025-03", 1_500_000);
+    await setPoints(project, "2025-02", 7);
   });
   afterAll(async () => t.stop());
 
@@ -97,16 +99,18 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
         paid_at: null,
       }),
     ]);
-    const [subscription] = auditOf(t, project).filter((a) => a.entity === "subscription");
+    const [subscription] = (await auditOf(t, project)).filter((a) => a.entity === "subscription");
     expect(subscription).toMatchObject({ action: "create", after: JSON.stringify({ plan: "starter" }) });
     // The subscription starts with the project.
-    const row = t.server.context.sqlite
-      .prepare(
-        `SELECT s.plan, s.started_at = p.created_at AS with_project FROM subscriptions s
-         JOIN projects p ON p.id = s.project_id WHERE s.project_id = ?`,
-      )
-      .get(project);
-    expect(row).toEqual({ plan: "starter", with_project: 1 });
+    const started = await t.server.store.billing.subscription(project);
+    const created = (await t.server.store.field.project(project))?.createdAt;
+    expect({
+      plan: started?.plan,
+      with_project: started?.startedAt.getTime() === created?.getTime(),
+    }).toEqual({
+      plan: "starter",
+      with_project: true,
+    });
   });
 
   it("setting a plan changes it from the next invoice on; issued invoices keep theirs", async () => {
@@ -126,9 +130,7 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
     });
     expect(invoices.body.map((i) => [i.period, i.amount_usd, i.plan])).toEqual([["2025-03", 199, "starter"]]);
     expect(
-      auditOf(t, project)
-        .filter((a) => a.entity === "subscription")
-        .map((a) => a.action),
+      (await auditOf(t, project)).filter((a) => a.entity === "subscription").map((a) => a.action),
     ).toEqual(["create", "update"]);
   });
 
@@ -153,7 +155,7 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
     expect((await patch("pending")).body).toMatchObject({ status: "pending", paid_at: null });
     expect((await patch("paid", root)).body.status).toBe("paid");
 
-    const statuses = auditOf(t, id).map((a) => [a.action, JSON.parse(a.after).status]);
+    const statuses = (await auditOf(t, id)).map((a) => [a.action, JSON.parse(a.after).status]);
     expect(statuses).toEqual([
       ["create", "pending"],
       ["update", "paid"],
@@ -206,14 +208,15 @@ describe("billing: usage, subscriptions, invoices, summary, snapshots", () => {
       estimated_cost_usd: 799,
       period_start: "2025-03-01T00:00:00.000Z",
     });
-    const row = t.server.context.sqlite
-      .prepare("SELECT telemetry_points, estimated_cost_cents FROM usage_snapshots WHERE id = ?")
-      .get(res.body.id);
+    const [row] = await tableProbe(t.server).query(
+      "SELECT telemetry_points, estimated_cost_cents FROM usage_snapshots WHERE id = ?",
+      [res.body.id],
+    );
     expect(row).toEqual({ telemetry_points: 1_500_000, estimated_cost_cents: 79_900 });
   });
 
   it("when the month closes the scheduler issues April's invoices, with March's overage", async () => {
-    setPoints(project, "2025-03", 10_250_001);
+    await setPoints(project, "2025-03", 10_250_001);
     setClock(t, at("2025-04-01T00:01:00Z"));
     const first = await t.server.scheduler.tick();
     expect(first.monthly_invoices).toEqual({ issued: 3, failed: 0 });

@@ -81,11 +81,12 @@ describe("dashboard summary over the caller's projects", () => {
     operador = o ?? "";
     reader = a ?? "";
 
-    setLastReading(t, seedSeries(t, p1, a1, "pressure", "psi"), NOW - 5 * MIN, 101.5);
-    setLastReading(t, seedSeries(t, p1, a2, "pressure", "psi"), NOW - 20 * MIN, 99);
-    setLastReading(t, seedSeries(t, p2, b1, "flow", "bbl/d"), NOW - MIN, 350);
-    for (let i = 0; i < 22; i++) setLastReading(t, seedSeries(t, p2, b1, `tag${i}`), NOW - (30 + i) * MIN, i);
-    seedSeries(t, p1, a1, "never_reported");
+    await setLastReading(t, await seedSeries(t, p1, a1, "pressure", "psi"), NOW - 5 * MIN, 101.5);
+    await setLastReading(t, await seedSeries(t, p1, a2, "pressure", "psi"), NOW - 20 * MIN, 99);
+    await setLastReading(t, await seedSeries(t, p2, b1, "flow", "bbl/d"), NOW - MIN, 350);
+    for (let i = 0; i < 22; i++)
+      await setLastReading(t, await seedSeries(t, p2, b1, `tag${i}`), NOW - (30 + i) * MIN, i);
+    await seedSeries(t, p1, a1, "never_reported");
 
     const alarm = (projectId: string, active: boolean, acknowledged: boolean) =>
       insertAlarm(t, {
@@ -98,11 +99,11 @@ describe("dashboard summary over the caller's projects", () => {
         active,
         acknowledged,
       });
-    alarm(p1, true, false);
-    alarm(p1, true, true);
-    alarm(p1, false, false);
-    alarm(p1, false, true); // returned to normal and acknowledged: no longer listed
-    alarm(p2, true, false);
+    await alarm(p1, true, false);
+    await alarm(p1, true, true);
+    await alarm(p1, false, false);
+    await alarm(p1, false, true); // returned to normal and acknowledged: no longer listed
+    await alarm(p2, true, false);
   });
   afterAll(async () => t.stop());
 

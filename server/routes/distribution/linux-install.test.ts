@@ -128,7 +128,7 @@ describe("GET /api/edge/projects/{id}/linux-install", () => {
       expect.objectContaining({ purpose: "linux_script", status: "active" }),
       expect.objectContaining({ purpose: "linux_script", status: "active" }),
     ]);
-    const created = auditOf(t, codes[1]?.id ?? "");
+    const created = await auditOf(t, codes[1]?.id ?? "");
     expect(created).toEqual([expect.objectContaining({ action: "create", user_id: supervisor.id })]);
     expect(JSON.stringify(created)).not.toContain(first);
     const enrolled = await t.request<{ project_id: string }>("/api/edge/agents/enroll", {

@@ -4,6 +4,7 @@ import { sha256Hex } from "../../services/auth/tokens.ts";
 import { auditOf, expectError } from "../../testing/fixtures/field-fixtures.ts";
 import type { RequestOptions } from "../../testing/harness.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Issued = {
   id: string;
@@ -56,9 +57,11 @@ describe("HMI credentials: POST, GET, DELETE /api/edge/projects/{id}/mqtt-creden
       created_by: supervisor.id,
       created_at: expect.any(String),
     });
-    const row = t.server.context.sqlite
-      .prepare("SELECT password_hash FROM mqtt_credentials WHERE id = ?")
-      .get(res.body.id) as { password_hash: string };
+    const [row] = await tableProbe(t.server).query<{ password_hash: string }>(
+      "SELECT password_hash FROM mqtt_credentials WHERE id = ?",
+      [res.body.id],
+    );
+    if (!row) throw new Error("no credential row");
     expect(row.password_hash).toBe(sha256Hex(res.body.password));
     expect(JSON.stringify(row)).not.toContain(res.body.password);
 
@@ -76,7 +79,7 @@ describe("HMI credentials: POST, GET, DELETE /api/edge/projects/{id}/mqtt-creden
     expectError(await call("DELETE", `${base(project)}/${res.body.id}`, admin), 404, "NotFound");
 
     // Every issue and revocation is audited, never with the password or its hash.
-    const audit = auditOf(t, res.body.id);
+    const audit = await auditOf(t, res.body.id);
     expect(audit.map((e) => [e.entity, e.action, e.user_id, e.project_id])).toEqual([
       ["mqtt_credential", "create", supervisor.id, project],
       ["mqtt_credential", "delete", supervisor.id, project],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 /** The storage itself refuses edits of records (migration 0003): API MPMS 21.1 §5, "original and unaltered". */
 describe("operational records: append-only in storage", () => {
@@ -41,17 +42,12 @@ describe("operational records: append-only in storage", () => {
     };
   }
 
-  const count = (table: string, id: string) =>
-    (
-      t.server.context.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE id = ?`).get(id) as {
-        n: number;
-      }
-    ).n;
+  const count = (table: string, id: string) => tableProbe(t.server).count(table, { id });
 
   it("UPDATE and DELETE of any record table are refused", async () => {
     const project = await t.project();
     const ids = await seed(project);
-    const { sqlite } = t.server.context;
+    const probe = tableProbe(t.server);
     const cases = [
       ["movements", "volume_bbls = 1", ids.movement],
       ["downtime", "reason = 'none'", ids.downtime],
@@ -60,18 +56,19 @@ describe("operational records: append-only in storage", () => {
       ["meter_readings", "reading_value = 0", ids.reading],
     ] as const;
     for (const [table, set, id] of cases) {
-      expect(() => sqlite.prepare(`UPDATE ${table} SET ${set} WHERE id = ?`).run(id), table).toThrow(
+      await expect(probe.run(`UPDATE ${table} SET ${set} WHERE id = ?`, [id]), table).rejects.toThrow(
         /append-only/,
       );
-      expect(() => sqlite.prepare(`UPDATE ${table} SET supersedes = id WHERE id = ?`).run(id), table).toThrow(
+      await expect(
+        probe.run(`UPDATE ${table} SET supersedes = id WHERE id = ?`, [id]),
+        table,
+      ).rejects.toThrow(/append-only/);
+      await expect(probe.run(`DELETE FROM ${table} WHERE id = ?`, [id]), table).rejects.toThrow(
         /append-only/,
       );
-      expect(() => sqlite.prepare(`DELETE FROM ${table} WHERE id = ?`).run(id), table).toThrow(/append-only/);
-      expect(count(table, id), table).toBe(1);
+      expect(await count(table, id), table).toBe(1);
       // created_by alone may change: ON DELETE SET NULL when its user is removed.
-      expect(() =>
-        sqlite.prepare(`UPDATE ${table} SET created_by = NULL WHERE id = ?`).run(id),
-      ).not.toThrow();
+      expect(await probe.run(`UPDATE ${table} SET created_by = NULL WHERE id = ?`, [id]), table).toBe(1);
     }
   });
 
@@ -80,9 +77,9 @@ describe("operational records: append-only in storage", () => {
     const ids = await seed(project);
     const res = await t.request(`/api/edge/projects/${project}`, { method: "DELETE", token: admin });
     expect(res.status).toBe(204);
-    expect(count("movements", ids.movement)).toBe(0);
-    expect(count("meter_readings", ids.reading)).toBe(0);
-    expect(count("well_tests", ids.wellTest)).toBe(0);
+    expect(await count("movements", ids.movement)).toBe(0);
+    expect(await count("meter_readings", ids.reading)).toBe(0);
+    expect(await count("well_tests", ids.wellTest)).toBe(0);
     const audit = await t.request<{ entity: string }[]>(`/api/audit?project_id=${project}&limit=1000`, {
       token: admin,
     });
@@ -99,7 +96,7 @@ describe("operational records: append-only in storage", () => {
     const ids = await seed(project);
     const res = await t.request(`/api/edge/assets/${ids.meter}`, { method: "DELETE", token: admin });
     expect(res.status).toBe(409);
-    expect(count("meter_readings", ids.reading)).toBe(1);
-    expect(count("movements", ids.movement)).toBe(1);
+    expect(await count("meter_readings", ids.reading)).toBe(1);
+    expect(await count("movements", ids.movement)).toBe(1);
   });
 });

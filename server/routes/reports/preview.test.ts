@@ -14,6 +14,7 @@ import {
   setClock,
 } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Preview = {
   provisional: boolean;
@@ -38,12 +39,10 @@ describe("GET /api/anh/reports/preview", () => {
   let reader: string;
 
   /** Rows that a preview must leave alone. */
-  const stored = () =>
-    t.server.context.sqlite
-      .prepare(
-        "SELECT (SELECT count(*) FROM anh_reports) AS reports, (SELECT count(*) FROM audit_log) AS audit",
-      )
-      .get();
+  const stored = async () => ({
+    reports: await tableProbe(t.server).count("anh_reports"),
+    audit: await tableProbe(t.server).count("audit_log"),
+  });
   const preview = (query: string, token = root) =>
     t.request<Preview & { error: string; message: string }>(`/api/anh/reports/preview${query}`, { token });
 
@@ -54,9 +53,9 @@ describe("GET /api/anh/reports/preview", () => {
     project = await createProject(t);
     const well = await createAsset(t, project, "Pozo-1");
     await createVariable(t, await createDevice(t, well), "pressure", 60_000, "psi");
-    const series = seedSeries(t, project, well, "pressure", "psi");
+    const series = await seedSeries(t, project, well, "pressure", "psi");
     // Yesterday: every bucket but one hour; today: every bucket up to now, 5 samples each.
-    seedBuckets(
+    await seedBuckets(
       t,
       series,
       bucketsBetween(
@@ -71,7 +70,7 @@ describe("GET /api/anh/reports/preview", () => {
   afterAll(async () => t.stop());
 
   it("today: the content the report would have now, provisional, without a hash; nothing stored", async () => {
-    const before = stored();
+    const before = await stored();
     const res = await preview(`?project_id=${project}&date=${TODAY}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toMatchObject({
@@ -91,7 +90,7 @@ describe("GET /api/anh/reports/preview", () => {
     expect(res.body.content.data_quality.gaps).toEqual([
       expect.objectContaining({ start: iso(NOW), end: iso(S + DAY_MS) }),
     ]);
-    expect(stored()).toEqual(before);
+    expect(await stored()).toEqual(before);
     // Without a date: today in the project's zone.
     const byDefault = await preview(`?project_id=${project}`);
     expect(byDefault.body.report_date).toBe(TODAY);

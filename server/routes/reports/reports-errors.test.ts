@@ -172,7 +172,7 @@ describe("ANH reports: 400, 401, 403, 404", () => {
 
   it("a project whose time zone the runtime does not know gets 409, not 500", async () => {
     const broken = await createProject(t);
-    t.server.context.sqlite.prepare("UPDATE projects SET timezone = 'Mars/Olympus' WHERE id = ?").run(broken);
+    await t.server.store.field.updateProject(broken, { timezone: "Mars/Olympus" });
     const res = await t.request<{ error: string }>("/api/anh/reports/generate", {
       token: admin,
       body: { project_id: broken, report_date: DAY },

@@ -18,6 +18,7 @@ import {
   seedSeries,
 } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 type Report = {
   id: string;
@@ -86,27 +87,29 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
 
     // pressure: every bucket but a 30-minute hole at 05:00–05:30 local; one bucket either side of
     // the day that must not count. Raw rows that contradict the rollups prove they are not read.
-    const pressure = seedSeries(t, projectId, well, "pressure", "psi");
+    const pressure = await seedSeries(t, projectId, well, "pressure", "psi");
     const hole = (b: number) => b >= S + 5 * H && b < S + 5 * H + 30 * 60_000;
-    seedBuckets(t, pressure, [
+    await seedBuckets(t, pressure, [
       { bucket: S - BUCKET_MS, count: 30, sum: -30_000, min: -1000, max: -1000 },
       ...bucketsBetween(S, E, (_, i) => ({ count: 30, sum: 30 * (i + 5), min: i, max: i + 10 }), hole),
       { bucket: E, count: 30, sum: 30e6, min: 1e6, max: 1e6 },
     ]);
-    t.server.context.sqlite
-      .prepare("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)")
-      .run(pressure, S + 1000, 1e9);
+    await tableProbe(t.server).run("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)", [
+      pressure,
+      S + 1000,
+      1e9,
+    ]);
 
-    const temperature = seedSeries(t, projectId, well, "temperature", "degF");
-    seedBuckets(
+    const temperature = await seedSeries(t, projectId, well, "temperature", "degF");
+    await seedBuckets(
       t,
       temperature,
       bucketsBetween(S, E, () => ({ count: 5, sum: 400, min: 79, max: 81 })),
     );
 
     // vibration: no variable defines it; only the hole between its first and last bucket counts.
-    const vibration = seedSeries(t, projectId, well, "vibration", "mm/s");
-    seedBuckets(t, vibration, [
+    const vibration = await seedSeries(t, projectId, well, "vibration", "mm/s");
+    await seedBuckets(t, vibration, [
       { bucket: S + H, count: 1, sum: 2, min: 2, max: 2 },
       { bucket: S + H + BUCKET_MS, count: 1, sum: 4, min: 4, max: 4 },
       { bucket: S + 2 * H, count: 1, sum: 6, min: 6, max: 6 },
@@ -165,7 +168,7 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
     ids.r1 = await reading(1100, S + 7 * H);
     ids.r2 = await reading(1250.5, E - 30 * 60_000);
 
-    ids.a1 = insertAlarm(t, {
+    ids.a1 = await insertAlarm(t, {
       projectId,
       assetId: well,
       variable: "pressure",
@@ -173,7 +176,7 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
       alarmType: "high",
       at: S + 4 * H,
     });
-    insertAlarm(t, {
+    await insertAlarm(t, {
       projectId,
       assetId: well,
       variable: "pressure",
@@ -181,7 +184,7 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
       alarmType: "low",
       at: S - 60_000,
     });
-    ids.a3 = insertAlarm(t, {
+    ids.a3 = await insertAlarm(t, {
       projectId,
       assetId: well,
       variable: "pressure",
@@ -477,16 +480,14 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
     expect(again.status).toBe(409);
     expect(again.body.error).toBe("Conflict");
 
-    const audit = t.server.context.sqlite
-      .prepare(
-        "SELECT action, user_id, after FROM audit_log WHERE entity = 'anh_report' AND entity_id = ? ORDER BY seq",
-      )
-      .all(first.id) as { action: string; user_id: string | null; after: string }[];
-    expect(audit.map((a) => [a.action, JSON.parse(a.after).status])).toEqual([
-      ["create", "generated"],
-      ["update", "submitted"],
+    const audit = (
+      await t.server.store.audit.list({ entity: "anh_report", entityId: first.id, limit: 10_000 })
+    ).reverse();
+    expect(audit.map((a) => [a.action, a.after])).toEqual([
+      ["create", expect.objectContaining({ status: "generated" })],
+      ["update", expect.objectContaining({ status: "submitted" })],
     ]);
-    expect(audit[1]?.user_id).toBe(supervisor.id);
+    expect(audit[1]?.userId).toBe(supervisor.id);
   });
 
   it("refuses a day that has not closed yet (409)", async () => {
@@ -502,9 +503,9 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
   it("a project in Asia/Tokyo cuts its day at 15:00Z", async () => {
     const tokyo = await createProject(t, { timezone: "Asia/Tokyo" });
     const asset = await createAsset(t, tokyo, "Well-T", "well");
-    const series = seedSeries(t, tokyo, asset, "level");
+    const series = await seedSeries(t, tokyo, asset, "level");
     const start = Date.parse("2025-03-09T15:00:00Z");
-    seedBuckets(t, series, [
+    await seedBuckets(t, series, [
       { bucket: start - BUCKET_MS, count: 1, sum: 7, min: 7, max: 7 },
       { bucket: start, count: 1, sum: 1, min: 1, max: 1 },
       { bucket: start + 86_400_000 - BUCKET_MS, count: 1, sum: 3, min: 3, max: 3 },

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createApp } from "../../app.ts";
 import type { HealthProbes, HealthReport } from "../../services/system/health.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 describe("GET /health over real HTTP", () => {
   let t: TestServer;
@@ -43,7 +44,7 @@ describe("GET /health over real HTTP", () => {
     const own = await TestServer.start();
     try {
       expect((await own.request("/health")).status).toBe(200);
-      own.server.context.sqlite.close();
+      await tableProbe(own.server).loseDatabase();
       const res = await own.request<HealthReport>("/health");
       expect(res.status).toBe(503);
       expect(res.body.status).toBe("error");

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonText } from "../../testing/fixtures/audit-fixtures.ts";
 import { refreshCookieOf, TestServer } from "../../testing/harness.ts";
 
 type Body = { error: string; message: string };
@@ -37,11 +38,12 @@ describe("POST /api/admin/users/{id}/reset-password", () => {
   it("is audited without the hash or the password", async () => {
     const u = await t.userWithRole("operador");
     await reset(u.id, { new_password: "audited-password" });
-    const entry = t.server.context.sqlite
-      .prepare("SELECT before, after FROM audit_log WHERE entity_id = ? ORDER BY seq DESC LIMIT 1")
-      .get(u.id) as { before: string; after: string };
-    expect(JSON.parse(entry.after)).toMatchObject({ id: u.id, password_changed: true });
-    expect(`${entry.before}${entry.after}`).not.toMatch(/argon2|audited-password|password_hash/);
+    const [entry] = await t.server.store.audit.list({ entityId: u.id, limit: 1 });
+    if (!entry) throw new Error("no audit entry");
+    expect(entry.after).toMatchObject({ id: u.id, password_changed: true });
+    expect(`${jsonText(entry.before)}${jsonText(entry.after)}`).not.toMatch(
+      /argon2|audited-password|password_hash/,
+    );
   });
 
   it("401 without a token, 403 for other roles, 404 for an unknown user", async () => {

@@ -89,10 +89,9 @@ describe("PUT /api/admin/users/{id}/projects", () => {
   it("is audited with the before and after sets", async () => {
     const u = await t.userWithRole("operador", [p1]);
     await assign(u.id, { project_ids: [p2] });
-    const entry = t.server.context.sqlite
-      .prepare("SELECT before, after FROM audit_log WHERE entity_id = ? ORDER BY seq DESC LIMIT 1")
-      .get(u.id) as { before: string; after: string };
-    expect(JSON.parse(entry.before)).toEqual({ projects: [p1] });
-    expect(JSON.parse(entry.after)).toEqual({ projects: [p2] });
+    const [entry] = await t.server.store.audit.list({ entityId: u.id, limit: 1 });
+    if (!entry) throw new Error("no audit entry");
+    expect(entry.before).toEqual({ projects: [p1] });
+    expect(entry.after).toEqual({ projects: [p2] });
   });
 });

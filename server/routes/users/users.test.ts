@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditOf } from "../../testing/fixtures/audit-fixtures.ts";
 import { refreshCookieOf, TestServer } from "../../testing/harness.ts";
 
 type Body = { error: string; message: string };
@@ -281,11 +282,7 @@ describe("admin users API", () => {
   it("every change is in the audit log, in the same transaction, without password hashes", async () => {
     const created = await create(newUser());
     await put(created.body.id, newUser({ name: "Audited", password: "another-password" }));
-    const entries = t.server.context.sqlite
-      .prepare(
-        "SELECT user_id, action, before, after FROM audit_log WHERE entity = 'user' AND entity_id = ? ORDER BY seq",
-      )
-      .all(created.body.id) as { user_id: string; action: string; before: string | null; after: string }[];
+    const entries = await auditOf(t, created.body.id, "user");
     expect(entries.map((e) => e.action)).toEqual(["create", "update"]);
     expect(entries.every((e) => e.user_id === adminId)).toBe(true);
     const update = entries[1];

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors.ts";
-import { auditLog, enrollmentCodes } from "../../store/sqlite/schema/index.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import {
   ENROLLMENT_CODE_TTL_SECONDS,
@@ -38,10 +37,10 @@ describe("enrollment codes (service)", () => {
     expect(Date.parse(issued.expires_at) - ctx.clock.now().getTime()).toBeGreaterThan(
       (ENROLLMENT_CODE_TTL_SECONDS - 5) * 1000,
     );
-    const row = ctx.db.select().from(enrollmentCodes).where(eq(enrollmentCodes.id, issued.id)).get();
+    const row = await t.server.store.agents.enrollmentCode(issued.id);
     expect(row).toMatchObject({ codeHash: sha256Hex(issued.code), purpose: "linux_script", createdBy: null });
     expect(JSON.stringify(row)).not.toContain(issued.code);
-    const audit = ctx.db.select().from(auditLog).where(eq(auditLog.entityId, issued.id)).all();
+    const audit = await t.server.store.audit.list({ entityId: issued.id, limit: 10_000 });
     expect(audit).toEqual([
       expect.objectContaining({
         entity: "enrollment_code",
@@ -120,9 +119,9 @@ describe("enrollment codes (service)", () => {
     const project = await t.project();
     const ctx = t.server.context;
     const issued = await issueEnrollmentCode(ctx, null, project);
-    const auditBefore = ctx.db.select().from(auditLog).all().length;
+    const auditBefore = await tableProbe(t.server).count("audit_log");
     expect(await codeOf(() => enrollAgent(ctx, `${issued.code}x`, {}))).toBe("InvalidEnrollmentCode");
-    expect(ctx.db.select().from(auditLog).all().length).toBe(auditBefore);
+    expect(await tableProbe(t.server).count("audit_log")).toBe(auditBefore);
     expect((await enrollmentCodeState(ctx, issued.code))?.status).toBe("active");
   });
 

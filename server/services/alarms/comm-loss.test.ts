@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { recordNotices, sendTelemetry } from "../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 import type { AlarmDto } from "./alarm-dto.ts";
 import type { AlarmHistoryEntry } from "./alarm-history.ts";
 
@@ -117,11 +118,7 @@ describe("comm_loss: an asset that reported and then went silent", () => {
     t.clock.advance(400_000);
     await t.server.alarms.tick();
     expect(await commLoss(projectId)).toEqual([]);
-    expect(
-      t.server.context.sqlite.prepare("SELECT count(*) AS n FROM alarms WHERE asset_id = ?").get(assetId),
-    ).toEqual({
-      n: 0,
-    });
+    expect(await tableProbe(t.server).count("alarms", { asset_id: assetId })).toBe(0);
   });
 });
 

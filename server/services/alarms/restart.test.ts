@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRule, recordNotices, sendTelemetry } from "../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 import type { AlarmDto } from "./alarm-dto.ts";
 
 describe("alarm engine: state survives a restart", () => {
@@ -21,11 +22,10 @@ describe("alarm engine: state survives a restart", () => {
     await t.server.alarms.tick();
     // `old` reported an hour before the restart, as only telemetry_series knows.
     const lastTs = t.clock.now().getTime() - 3_600_000;
-    t.server.context.sqlite
-      .prepare(
-        "INSERT INTO telemetry_series (project_id, asset_id, variable, last_ts, last_value) VALUES (?, ?, 'flow', ?, 1)",
-      )
-      .run(projectId, old, lastTs);
+    await tableProbe(t.server).run(
+      "INSERT INTO telemetry_series (project_id, asset_id, variable, last_ts, last_value) VALUES (?, ?, 'flow', ?, 1)",
+      [projectId, old, lastTs],
+    );
 
     const list = async () =>
       (await t.request<AlarmDto[]>(`/api/alarms?project_id=${projectId}`, { token })).body.map((a) => ({

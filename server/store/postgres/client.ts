@@ -41,5 +41,6 @@ export async function openPostgres(url: string, options: PoolOptions = {}): Prom
     await pool.end();
     throw error;
   }
-  return { db, pool, close: () => pool.end() };
+  // Ending twice is harmless: a test may have cut the pool already (server/testing/table-probe.ts).
+  return { db, pool, close: () => (pool.ending ? Promise.resolve() : pool.end()) };
 }

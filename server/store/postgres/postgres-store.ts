@@ -141,6 +141,14 @@ export class PostgresStore implements Store {
     );
   }
 
+  /**
+   * Test support only (server/testing/table-probe.ts): the pool, for tests that look at or tamper
+   * with rows no port exposes. Statements on it run outside any open store transaction. Never product code.
+   */
+  get pool(): PostgresHandle["pool"] {
+    return this.#handle.pool;
+  }
+
   /** A round trip that reads the users table (its heap, not just the catalog), as on SQLite. */
   async probe(): Promise<void> {
     await this.#handle.pool.query("SELECT 1 FROM users LIMIT 1");

@@ -75,6 +75,14 @@ export class SqliteStore implements Store {
     );
   }
 
+  /**
+   * Test support only (server/testing/table-probe.ts): the connection, for tests that look at or
+   * tamper with rows no port exposes, and for the SQLite adapter's own properties. Never product code.
+   */
+  get connection(): Sqlite {
+    return this.#session.sqlite;
+  }
+
   probe(): Promise<void> {
     return this.#session.gate.run(() => probeDatabase(this.#session.sqlite));
   }

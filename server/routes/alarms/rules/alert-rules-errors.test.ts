@@ -7,6 +7,7 @@ import {
   expectError,
 } from "../../../testing/fixtures/alarm-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { tableProbe } from "../../../testing/table-probe.ts";
 
 describe("alert rules: 400, 401, 403, 404", () => {
   let t: TestServer;
@@ -30,8 +31,7 @@ describe("alert rules: 400, 401, 403, 404", () => {
   });
   afterAll(async () => t.stop());
 
-  const ruleCount = () =>
-    (t.server.context.sqlite.prepare("SELECT count(*) AS n FROM alert_rules").get() as { n: number }).n;
+  const ruleCount = () => tableProbe(t.server).count("alert_rules");
 
   const badBodies: [string, string, (b: Record<string, unknown>) => void][] = [
     ["project_id missing", "project_id", (b) => delete b.project_id],
@@ -60,13 +60,13 @@ describe("alert rules: 400, 401, 403, 404", () => {
   ];
 
   it.each(badBodies)("POST with %s → 400 naming %s, nothing written", async (_, field, mutate) => {
-    const before = ruleCount();
+    const before = await ruleCount();
     const body = valid();
     mutate(body);
     const res = await t.request<{ message: string }>("/api/alert-rules", { token: w.supervisor.token, body });
     expectError(res, 400, "ValidationFailed");
     expect(res.body.message).toContain(`${field}:`);
-    expect(ruleCount()).toBe(before);
+    expect(await ruleCount()).toBe(before);
   });
 
   it.each(badBodies)("PUT with %s → 400 naming %s", async (_, field, mutate) => {
@@ -162,7 +162,7 @@ describe("alert rules: 400, 401, 403, 404", () => {
       404,
       "NotFound",
     );
-    const before = ruleCount();
+    const before = await ruleCount();
     expectError(
       await t.request("/api/alert-rules", {
         token: sup,
@@ -176,7 +176,7 @@ describe("alert rules: 400, 401, 403, 404", () => {
       404,
       "NotFound",
     );
-    expect(ruleCount()).toBe(before);
+    expect(await ruleCount()).toBe(before);
   });
 
   it("an unknown rule, or another project's, is a 404 on PUT, DELETE and toggle", async () => {

@@ -5,6 +5,7 @@ import {
   createRule,
   expectError,
 } from "../../../testing/fixtures/alarm-fixtures.ts";
+import { auditOf as auditEntries } from "../../../testing/fixtures/audit-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
 
 type Rule = Record<string, unknown> & { id: string; is_enabled: boolean };
@@ -18,18 +19,7 @@ describe("alert rules: CRUD", () => {
   });
   afterAll(async () => t.stop());
 
-  const auditOf = (ruleId: string) =>
-    t.server.context.sqlite
-      .prepare(
-        "SELECT action, user_id, project_id, before, after FROM audit_log WHERE entity = 'alert_rule' AND entity_id = ? ORDER BY seq",
-      )
-      .all(ruleId) as {
-      action: string;
-      user_id: string;
-      project_id: string;
-      before: string | null;
-      after: string | null;
-    }[];
+  const auditOf = (ruleId: string) => auditEntries(t, ruleId, "alert_rule");
 
   it("POST creates with the defaults of the optional fields (201), audited", async () => {
     const res = await t.request<Rule>("/api/alert-rules", {
@@ -58,7 +48,7 @@ describe("alert rules: CRUD", () => {
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });
-    const audit = auditOf(res.body.id);
+    const audit = await auditOf(res.body.id);
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({
       action: "create",
@@ -136,7 +126,7 @@ describe("alert rules: CRUD", () => {
       delay_seconds: 0,
       is_enabled: true,
     });
-    const audit = auditOf(id);
+    const audit = await auditOf(id);
     expect(audit.map((a) => a.action)).toEqual(["create", "update"]);
     expect(JSON.parse(audit[1]?.before ?? "null")).toMatchObject({ deadband: 3, is_enabled: false });
     expect(JSON.parse(audit[1]?.after ?? "null")).toEqual(res.body);
@@ -160,7 +150,7 @@ describe("alert rules: CRUD", () => {
     });
     expectError(res, 400, "ValidationFailed");
     expect((res.body as { message: string }).message).toMatch(/^project_id:/);
-    expect(auditOf(id).map((a) => a.action)).toEqual(["create"]);
+    expect((await auditOf(id)).map((a) => a.action)).toEqual(["create"]);
   });
 
   it("PATCH toggle flips is_enabled each time (200 with the rule), audited", async () => {
@@ -176,7 +166,7 @@ describe("alert rules: CRUD", () => {
       token: w.supervisor.token,
     });
     expect(on.body).toMatchObject({ id, is_enabled: true });
-    const audit = auditOf(id);
+    const audit = await auditOf(id);
     expect(audit.map((a) => a.action)).toEqual(["create", "update", "update"]);
     expect(JSON.parse(audit[1]?.after ?? "null")).toMatchObject({ is_enabled: false });
   });
@@ -193,7 +183,7 @@ describe("alert rules: CRUD", () => {
       404,
       "NotFound",
     );
-    const audit = auditOf(id);
+    const audit = await auditOf(id);
     expect(audit.map((a) => a.action)).toEqual(["create", "delete"]);
     expect(JSON.parse(audit[1]?.before ?? "null")).toMatchObject({ id, name: "doomed" });
     expect(audit[1]?.after).toBeNull();

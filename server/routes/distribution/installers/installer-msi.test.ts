@@ -218,8 +218,11 @@ requirePeer("wixl", wixlMissing).describe("the project's Windows MSI", () => {
         { token: admin },
       );
       expect(codes.body.find((c) => c.id === codeId)).toMatchObject({ purpose: "msi", status: "active" });
-      expect(auditOf(t, codeId ?? "")[0]).toMatchObject({ entity: "enrollment_code", action: "create" });
-      expect(auditOf(t, buildId)[0]).toMatchObject({ entity: "installer_build", action: "create" });
+      expect((await auditOf(t, codeId ?? ""))[0]).toMatchObject({
+        entity: "enrollment_code",
+        action: "create",
+      });
+      expect((await auditOf(t, buildId))[0]).toMatchObject({ entity: "installer_build", action: "create" });
     },
   );
 

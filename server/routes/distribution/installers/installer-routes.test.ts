@@ -11,6 +11,7 @@ import {
   waitForBuild,
 } from "../../../testing/fixtures/installer-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { tableProbe } from "../../../testing/table-probe.ts";
 
 /**
  * Who may build and download a project's MSI, and the answers to bad requests (issue 10 §3: supervisor
@@ -53,10 +54,10 @@ describe("installer routes: access and validation", () => {
     });
 
     it(`${label}: 403 for operador and anh_reader, and nothing is queued`, async () => {
-      const before = auditCount();
+      const before = await auditCount();
       expectError(await call(method, path(project), operador), 403, "Forbidden");
       expectError(await call(method, path(project), reader), 403, "Forbidden");
-      expect(auditCount()).toBe(before);
+      expect(await auditCount()).toBe(before);
     });
 
     it(`${label}: 404 for an unknown project and for one the supervisor is not assigned to`, async () => {
@@ -71,8 +72,7 @@ describe("installer routes: access and validation", () => {
     });
   }
 
-  const auditCount = () =>
-    (t.server.context.sqlite.prepare("SELECT count(*) AS n FROM audit_log").get() as { n: number }).n;
+  const auditCount = () => tableProbe(t.server).count("audit_log");
 
   it("build status: 400 naming build_id when it is not a UUID; 404 for an unknown build and for another project's", async () => {
     expectError(
@@ -101,7 +101,7 @@ describe("installer routes: access and validation", () => {
       const { build } = await waitForBuild(t, supervisor.token, project, res.body.build_id);
       expect(build.project_id).toBe(project);
       expect(build.rebuild).toBe(path.endsWith("rebuild"));
-      const [entry] = auditOf(t, build.id);
+      const [entry] = await auditOf(t, build.id);
       expect(entry).toMatchObject({
         entity: "installer_build",
         action: "create",

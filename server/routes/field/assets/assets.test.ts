@@ -129,7 +129,7 @@ describe("edge assets: CRUD", () => {
       body: { project_id: projectId, name: "audited", asset_type: "station" },
     });
     await t.request(`/api/edge/assets/${id}`, { method: "DELETE", token });
-    const entries = auditOf(t, id);
+    const entries = await auditOf(t, id);
     expect(entries.map((e) => [e.entity, e.action, e.project_id])).toEqual([
       ["asset", "create", projectId],
       ["asset", "update", projectId],

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  danglingReferences,
   fieldRowCounts,
   remaining,
   seedDependents,
@@ -7,6 +8,7 @@ import {
 } from "../../../testing/fixtures/cascade-fixtures.ts";
 import { createTree } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { tableProbe } from "../../../testing/table-probe.ts";
 
 /** Spec §4: DELETE /edge/assets/{id} removes "its devices"; the project's own rows stay. */
 describe("edge assets: DELETE cascades to the asset's rows only", () => {
@@ -16,40 +18,48 @@ describe("edge assets: DELETE cascades to the asset's rows only", () => {
   });
   afterAll(async () => t.stop());
 
+  const superadminId = async () => {
+    const [root] = (await t.server.store.identity.users()).filter((u) => u.role === "superadmin");
+    if (!root) throw new Error("no superadmin");
+    return root.id;
+  };
+
   it("refuses (409) an asset that operational records name, and keeps everything", async () => {
     const { token } = await t.admin();
-    const { sqlite } = t.server.context;
-    const userId = (sqlite.prepare("SELECT id FROM users WHERE role = 'superadmin'").get() as { id: string })
-      .id;
+    const probe = tableProbe(t.server);
+    const userId = await superadminId();
     const tree = await createTree(t);
-    const seeded = seedDependents(sqlite, { ...tree, userId });
+    const seeded = await seedDependents(probe, { ...tree, userId });
     const res = await t.request<{ error: string; message: string }>(`/api/edge/assets/${tree.assetId}`, {
       method: "DELETE",
       token,
     });
     expect(res.status).toBe(409);
     expect(res.body.message).toContain("well tests");
-    const counts = remaining(sqlite, seeded, undefined);
+    const counts = await remaining(probe, seeded, undefined);
     for (const table of ["well_tests", "meter_readings", "telemetry_series", "alarms"]) {
       expect([table, counts[table]]).toEqual([table, 1]);
     }
-    expect(fieldRowCounts(sqlite, tree)).toEqual({ projects: 1, assets: 1, devices: 1, variables: 1 });
+    expect(await fieldRowCounts(probe, tree)).toEqual({ projects: 1, assets: 1, devices: 1, variables: 1 });
   });
 
   it("removes devices, variables, telemetry and alarms; keeps project rows", async () => {
     const { token } = await t.admin();
-    const { sqlite } = t.server.context;
-    const userId = (sqlite.prepare("SELECT id FROM users WHERE role = 'superadmin'").get() as { id: string })
-      .id;
+    const probe = tableProbe(t.server);
+    const userId = await superadminId();
     const tree = await createTree(t);
-    const seeded = seedDependents(sqlite, { ...tree, userId }, new Set(["well_tests", "meter_readings"]));
+    const seeded = await seedDependents(
+      probe,
+      { ...tree, userId },
+      new Set(["well_tests", "meter_readings"]),
+    );
     const seriesId = seeded.get("telemetry_series")?.id;
-    seedTelemetry(sqlite, seriesId);
+    await seedTelemetry(probe, seriesId);
 
     const res = await t.request(`/api/edge/assets/${tree.assetId}`, { method: "DELETE", token });
     expect(res.status).toBe(204);
 
-    const counts = remaining(sqlite, seeded, seriesId);
+    const counts = await remaining(probe, seeded, seriesId);
     const assetBound = [
       "telemetry_series",
       "telemetry_raw + telemetry_inbox",
@@ -70,7 +80,7 @@ describe("edge assets: DELETE cascades to the asset's rows only", () => {
     ]) {
       expect([table, counts[table]]).toEqual([table, 1]);
     }
-    expect(fieldRowCounts(sqlite, tree)).toEqual({ projects: 1, assets: 0, devices: 0, variables: 0 });
-    expect(sqlite.prepare("PRAGMA foreign_key_check").all()).toEqual([]);
+    expect(await fieldRowCounts(probe, tree)).toEqual({ projects: 1, assets: 0, devices: 0, variables: 0 });
+    expect(await danglingReferences(probe)).toEqual([]);
   });
 });

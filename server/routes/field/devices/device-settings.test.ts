@@ -8,6 +8,7 @@ import {
   expectError,
 } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { tableProbe } from "../../../testing/table-probe.ts";
 
 type Device = {
   id: string;
@@ -191,12 +192,14 @@ describe("edge devices: protocol settings", () => {
       expect(text).not.toContain(PASSWORD);
       expect(text).not.toContain('"password"');
     }
-    const audit = auditOf(t, id);
+    const audit = await auditOf(t, id);
     expect(audit.map((e) => e.action)).toEqual(["create", "update"]);
     for (const e of audit) expect(`${e.before} ${e.after}`).not.toContain(PASSWORD);
-    const row = t.server.context.sqlite
-      .prepare("SELECT settings, settings_password_encrypted AS sealed FROM devices WHERE id = ?")
-      .get(id) as { settings: string; sealed: Buffer };
+    const [row] = await tableProbe(t.server).query<{ settings: string; sealed: Buffer }>(
+      "SELECT settings, settings_password_encrypted AS sealed FROM devices WHERE id = ?",
+      [id],
+    );
+    if (!row) throw new Error("no device row");
     expect(row.settings).not.toContain(PASSWORD);
     expect(Buffer.isBuffer(row.sealed)).toBe(true);
     expect(row.sealed.toString("latin1")).not.toContain(PASSWORD);
@@ -223,11 +226,11 @@ describe("edge devices: protocol settings", () => {
         token,
       });
       expect([200, 201]).toContain(res.status);
-      const row = t.server.context.sqlite
-        .prepare("SELECT config FROM deployments WHERE id = ?")
-        .get(res.body.id) as {
-        config: string;
-      };
+      const [row] = await tableProbe(t.server).query<{ config: string }>(
+        "SELECT config FROM deployments WHERE id = ?",
+        [res.body.id],
+      );
+      if (!row) throw new Error("no deployment row");
       // At rest the deployment holds the password sealed, never in the clear.
       expect(row.config).not.toContain(PASSWORD);
       return (await agentConfig(project)) as { devices: { settings?: Record<string, unknown> }[] };

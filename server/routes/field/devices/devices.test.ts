@@ -7,6 +7,7 @@ import {
   expectError,
 } from "../../../testing/fixtures/field-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { tableProbe } from "../../../testing/table-probe.ts";
 
 type Device = {
   id: string;
@@ -132,11 +133,8 @@ describe("edge devices: CRUD", () => {
     expect(del.status).toBe(204);
     expectError(await t.request(`/api/edge/devices/${id}`, { token }), 404, "NotFound");
     expectError(await t.request(`/api/edge/variables/${variableId}`, { token }), 404, "NotFound");
-    const left = t.server.context.sqlite
-      .prepare("SELECT count(*) AS n FROM variables WHERE device_id = ?")
-      .get(id);
-    expect(left).toEqual({ n: 0 });
-    const entries = auditOf(t, id);
+    expect(await tableProbe(t.server).count("variables", { device_id: id })).toBe(0);
+    const entries = await auditOf(t, id);
     expect(entries.map((e) => e.action)).toEqual(["create", "delete"]);
     expect(JSON.parse(entries[1]?.before ?? "null")).toMatchObject({ id, variables: [{ id: variableId }] });
   });

@@ -90,7 +90,7 @@ describe("edge projects: slug and Sparkplug names", () => {
     const got = await t.request<Project>(`/api/edge/projects/${b.id}`, { token });
     expect(got.body.slug).toBe(b.slug);
 
-    const audit = auditOf(t, a.id).filter((e) => e.action === "update");
+    const audit = (await auditOf(t, a.id)).filter((e) => e.action === "update");
     const last = JSON.parse(audit.at(-1)?.after ?? "{}") as Project;
     expect(last).toMatchObject({ slug, sparkplug_edge_node_id: "agent" });
   });

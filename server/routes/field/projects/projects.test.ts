@@ -182,7 +182,7 @@ describe("edge projects: CRUD", () => {
     const id = await t.project();
     await t.request(`/api/edge/projects/${id}`, { method: "PUT", token, body: { name: "Audited" } });
     await t.request(`/api/edge/projects/${id}`, { method: "DELETE", token });
-    const entries = auditOf(t, id);
+    const entries = await auditOf(t, id);
     expect(entries.map((e) => [e.entity, e.action])).toEqual([
       ["project", "create"],
       ["subscription", "create"],

@@ -216,7 +216,7 @@ describe("edge variables: CRUD and alias uniqueness", () => {
     expect(del.status).toBe(204);
     expectError(await t.request(`/api/edge/variables/${id}`, { token }), 404, "NotFound");
     expectError(await t.request(`/api/edge/variables/${id}`, { method: "DELETE", token }), 404, "NotFound");
-    const entries = auditOf(t, id);
+    const entries = await auditOf(t, id);
     expect(entries.map((e) => [e.entity, e.action])).toEqual([
       ["variable", "create"],
       ["variable", "update"],

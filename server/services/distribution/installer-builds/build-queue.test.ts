@@ -11,6 +11,7 @@ import {
   waitForBuild,
 } from "../../../testing/fixtures/installer-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { tableProbe } from "../../../testing/table-probe.ts";
 
 /**
  * Issue 10, Done when "Build queue": real MSI builds (wixl on the real agent build) through the
@@ -30,9 +31,10 @@ requirePeer("wixl", wixlMissing).describe("the installer build queue", () => {
 
   const post = (path: string) => t.request<Queued>(path, { method: "POST", token: admin });
   const buildsOf = (projectId: string) =>
-    t.server.context.sqlite
-      .prepare("SELECT id, status FROM installer_builds WHERE project_id = ? ORDER BY created_at")
-      .all(projectId) as { id: string; status: string }[];
+    tableProbe(t.server).query<{ id: string; status: string }>(
+      "SELECT id, status FROM installer_builds WHERE project_id = ? ORDER BY created_at",
+      [projectId],
+    );
 
   it("starts one build per project however many ask at once; another project's waits queued; both succeed with a log", async () => {
     const [p1, p2] = [await t.project(), await t.project()];
@@ -48,7 +50,7 @@ requirePeer("wixl", wixlMissing).describe("the installer build queue", () => {
     }
     const first = asks[0]?.body.build_id;
     expect(asks.map((r) => r.body.build_id)).toEqual([first, first, first, first]);
-    expect(buildsOf(p1)).toHaveLength(1);
+    expect(await buildsOf(p1)).toHaveLength(1);
 
     // The worker builds one MSI at a time: p2's waits while p1's runs.
     const other = await post(buildPath(p2));
@@ -66,15 +68,15 @@ requirePeer("wixl", wixlMissing).describe("the installer build queue", () => {
       Date.parse(one.build.finished_at ?? ""),
     );
     expect(two.build.log).toMatch(/build started\n.*enrollment code .* issued/);
-    expect(buildsOf(p1)).toHaveLength(1);
-    expect(buildsOf(p2)).toHaveLength(1);
+    expect(await buildsOf(p1)).toHaveLength(1);
+    expect(await buildsOf(p2)).toHaveLength(1);
 
     // Built: /build answers from the cache and starts nothing; /rebuild ignores the cache.
     const cached = await post(buildPath(p1));
     expect(cached.status).toBe(202);
     expect(cached.body).toEqual({ build_id: first, status: "succeeded" });
     expect(cached.headers.get("retry-after")).toBeNull();
-    expect(buildsOf(p1)).toHaveLength(1);
+    expect(await buildsOf(p1)).toHaveLength(1);
     const rebuilt = await post(rebuildPath(p1));
     expect(rebuilt.body.build_id).not.toBe(first);
     expect(rebuilt.body.status).toBe("queued");
