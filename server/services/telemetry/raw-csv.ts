@@ -1,10 +1,10 @@
+import type { PointRow, SeriesPoints } from "../../store/sqlite/telemetry/series-points.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { CRLF, csvField } from "./csv-field.ts";
 import { visibleAssetProject } from "./latest.ts";
 import { MAX_FUTURE_SKEW_MS } from "./limits.ts";
 import { assetSeries, type RawQuery, rawRange, type SeriesRef } from "./raw-filter.ts";
-import type { PointRow, SeriesPoints } from "./series-points.ts";
 import { telemetryService } from "./service.ts";
 
 /** Rows read from SQLite per export and page, over all its series (the memory an export holds). */

@@ -1,20 +1,28 @@
 import type { BatchSeries, TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import { AppError } from "../../errors.ts";
+import { WalCheckpointer } from "../../store/sqlite/telemetry/checkpointer.ts";
+import {
+  seedYoungBlocks,
+  YOUNG_BLOCKS_LOOKBACK_MS,
+  YoungBlocks,
+} from "../../store/sqlite/telemetry/compact-blocks.ts";
+import {
+  GroupCommit,
+  type GroupCommitOptions,
+  type JobTransaction,
+} from "../../store/sqlite/telemetry/group-commit.ts";
+import { TelemetryInbox } from "../../store/sqlite/telemetry/inbox.ts";
+import { TelemetryLookups } from "../../store/sqlite/telemetry/lookups.ts";
+import { BlockCache } from "../../store/sqlite/telemetry/packed-blocks.ts";
+import { type PackTotals, TelemetryPacker } from "../../store/sqlite/telemetry/packer.ts";
+import { deleteExpiredRaw } from "../../store/sqlite/telemetry/retention.ts";
+import { RollupTracker } from "../../store/sqlite/telemetry/rollup-tracker.ts";
+import { SeriesPoints } from "../../store/sqlite/telemetry/series-points.ts";
+import { WriteStatements } from "../../store/sqlite/telemetry/statements.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
-import { WalCheckpointer } from "./checkpointer.ts";
-import { seedYoungBlocks, YOUNG_BLOCKS_LOOKBACK_MS, YoungBlocks } from "./compact-blocks.ts";
-import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./group-commit.ts";
-import { TelemetryInbox } from "./inbox.ts";
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
-import { TelemetryLookups } from "./lookups.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
-import { BlockCache } from "./packed-blocks.ts";
-import { type PackTotals, TelemetryPacker } from "./packer.ts";
-import { deleteExpiredRaw } from "./retention.ts";
-import { RollupTracker } from "./rollup-tracker.ts";
-import { SeriesPoints } from "./series-points.ts";
-import { WriteStatements } from "./statements.ts";
 import type { WriteResult } from "./types.ts";
 
 export type TelemetryServiceOptions = GroupCommitOptions & {

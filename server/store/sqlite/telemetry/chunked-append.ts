@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 
 /** Rows per multi-row INSERT; the remainder uses the smaller sizes. */
 export const INSERT_CHUNKS = [128, 32, 8, 1] as const;

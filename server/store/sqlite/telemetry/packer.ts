@@ -1,4 +1,4 @@
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 import { type CompactLook, compactNext, type YoungBlocks } from "./compact-blocks.ts";
 import { PackStatements, type PackStep, packNext } from "./pack-block.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";

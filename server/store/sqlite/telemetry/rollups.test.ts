@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchOfInstants, type TelemetryInstant } from "../../../shared/telemetry/batch.ts";
-import { refreshStoredPoints } from "../../testing/fixtures/telemetry-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
+import { batchOfInstants, type TelemetryInstant } from "../../../../shared/telemetry/batch.ts";
+import { refreshStoredPoints } from "../../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 const MIN = 60_000;
 const HOUR_MS = 60 * MIN;

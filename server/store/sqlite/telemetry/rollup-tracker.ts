@@ -1,4 +1,4 @@
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 import { type RollupState, RollupStatements, readRollupState, rollUpSeries } from "./rollups.ts";
 
 /** Raw rows read per roll-up transaction: short enough not to hold up ingest. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadServerConfig } from "../../config.ts";
+import { ConfigError, loadServerConfig } from "../../../config.ts";
 import {
   type Field,
   field,
@@ -8,8 +8,8 @@ import {
   postBatch,
   type StoredPayload,
   storedCount,
-} from "../../testing/fixtures/telemetry-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
+} from "../../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 const KEY = Buffer.alloc(32, 7).toString("base64");
 const SECOND = 1000;

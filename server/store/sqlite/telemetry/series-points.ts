@@ -1,6 +1,6 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import type { Points } from "./codec/block.ts";
+import type { Points } from "../../telemetry-codec/block.ts";
+import type { Sqlite } from "../client.ts";
 import { BlockCache, type BlockKey, lowerBound, PackedReads } from "./packed-blocks.ts";
 
 /** [ts, value] */

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 import { ChunkedAppend } from "./chunked-append.ts";
 import type { YoungBlocks } from "./compact-blocks.ts";
 import { type BlockWrites, writeBlocks } from "./raw-insert.ts";

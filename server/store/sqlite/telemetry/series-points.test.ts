@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
-import { Seeded } from "../../testing/codec/seeded.ts";
-import { decodeBlock } from "./codec/block.ts";
-import { BUCKET_5M_MS, DAY_MS } from "./limits.ts";
+import { Seeded } from "../../../testing/codec/seeded.ts";
+import { decodeBlock } from "../../telemetry-codec/block.ts";
+import { type DatabaseHandle, openDatabase } from "../client.ts";
+import { BUCKET_5M_MS, DAY_MS } from "./buckets.ts";
 import { PackStatements, packNext } from "./pack-block.ts";
 import { MAX_BLOCK_POINTS } from "./packed-blocks.ts";
 import { PackedRetention } from "./packed-retention.ts";

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
-import { AppError } from "../../errors.ts";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { TestServer } from "../../testing/harness.ts";
+import type { TelemetryBatch } from "../../../../shared/telemetry/batch.ts";
+import { AppError } from "../../../errors.ts";
+import { TestServer } from "../../../testing/harness.ts";
+import type { Sqlite } from "../client.ts";
 import { YoungBlocks } from "./compact-blocks.ts";
-import { GroupCommit } from "./group-commit.ts";
+import { type CommitTotals, GroupCommit } from "./group-commit.ts";
 import { TelemetryInbox } from "./inbox.ts";
 import { TelemetryLookups } from "./lookups.ts";
-import type { TelemetryTotals } from "./metrics.ts";
 import { RollupTracker } from "./rollup-tracker.ts";
 import { WriteStatements } from "./statements.ts";
 
@@ -28,16 +27,7 @@ describe("telemetry group commit", () => {
     writer = t.server.context.sqlite;
     const lookups = new TelemetryLookups(writer);
     lookups.install({ triggers: false });
-    const totals: TelemetryTotals = {
-      stored: 0,
-      duplicates: 0,
-      commits: 0,
-      commitSeconds: 0,
-      retentionDeleted: 0,
-      packedRows: 0,
-      packedBlocks: 0,
-      packSeconds: 0,
-    };
+    const totals: CommitTotals = { stored: 0, duplicates: 0, commits: 0, commitSeconds: 0 };
     const statements = new WriteStatements(writer);
     const young = new YoungBlocks();
     inbox = new TelemetryInbox(writer, statements, young, 64);

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 import { appendStatements } from "./chunked-append.ts";
 import { SeriesPoints } from "./series-points.ts";
 

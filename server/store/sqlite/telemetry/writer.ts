@@ -1,5 +1,6 @@
-import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../shared/telemetry/batch.ts";
-import { notFound } from "../../errors.ts";
+import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
+import { notFound } from "../../../errors.ts";
+import type { WriteResult } from "../../ports/telemetry-store.ts";
 import type { TelemetryInbox } from "./inbox.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
@@ -9,7 +10,6 @@ import { BucketBuilder, mergeBuckets } from "./rollups.ts";
 import { seriesTimeOrder } from "./row-order.ts";
 import type { Slot } from "./slot.ts";
 import type { WriteStatements } from "./statements.ts";
-import type { WriteResult } from "./types.ts";
 
 /**
  * One request's outcome: what it stored, and the part of its batch that was stored (its telemetry

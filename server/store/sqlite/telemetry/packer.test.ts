@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadServerConfig } from "../../config.ts";
-import { createLogger } from "../../logger.ts";
-import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
-import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
+import { ConfigError, loadServerConfig } from "../../../config.ts";
+import { createLogger } from "../../../logger.ts";
+import { iso } from "../../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
+import { type DatabaseHandle, openDatabase } from "../client.ts";
 import { YoungBlocks } from "./compact-blocks.ts";
 import { type PackProgress, TelemetryPacker } from "./packer.ts";
 import { RollupTracker } from "./rollup-tracker.ts";

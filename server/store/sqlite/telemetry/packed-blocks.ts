@@ -1,7 +1,7 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { decodeBlock, type Points } from "./codec/block.ts";
-import { DAY_MS } from "./limits.ts";
+import { decodeBlock, type Points } from "../../telemetry-codec/block.ts";
+import type { Sqlite } from "../client.ts";
+import { DAY_MS } from "./buckets.ts";
 
 /** Blocks never cross a UTC day: a block overlapping [from, to] starts after from − PACK_WINDOW_MS. */
 const PACK_WINDOW_MS = DAY_MS;

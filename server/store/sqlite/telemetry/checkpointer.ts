@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
-import type { Logger } from "../../logger.ts";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Logger } from "../../../logger.ts";
+import type { Sqlite } from "../client.ts";
 
 export type CheckpointerOptions = {
   /** How often the worker checkpoints the WAL. */

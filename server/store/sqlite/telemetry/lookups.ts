@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 
 /** What the write path needs to know about a committed series. */
 export type SeriesEntry = { id: number; unit: string | null; lastTs: number | null };

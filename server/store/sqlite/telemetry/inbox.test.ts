@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TelemetryBatch, TelemetryPoint } from "../../../shared/telemetry/batch.ts";
-import { storedCount } from "../../testing/fixtures/telemetry-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
-import { TelemetryService } from "./service.ts";
+import type { TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
+import { TelemetryService } from "../../../services/telemetry/service.ts";
+import { storedCount } from "../../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 const SECOND = 1000;
 

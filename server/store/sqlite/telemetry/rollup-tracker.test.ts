@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DatabaseHandle, openDatabase } from "../../store/sqlite/client.ts";
+import { type DatabaseHandle, openDatabase } from "../client.ts";
 import { ROLLUP_SERIES_PER_TRANSACTION, RollupTracker } from "./rollup-tracker.ts";
 
 /*

@@ -1,5 +1,5 @@
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { decodeBlock, encodeBlock } from "./codec/block.ts";
+import { decodeBlock, encodeBlock } from "../../telemetry-codec/block.ts";
+import type { Sqlite } from "../client.ts";
 import { num } from "./indexed.ts";
 import type { PackStatements, PackStep } from "./pack-block.ts";
 import { type BlockKey, MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TestServer } from "../../testing/harness.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 /*
  * The ingest caches (asset → project, (asset, variable) → series) are invalidated by temporary

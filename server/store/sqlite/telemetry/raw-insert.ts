@@ -1,5 +1,5 @@
+import { encodeBlock } from "../../telemetry-codec/block.ts";
 import { ChunkedAppend } from "./chunked-append.ts";
-import { encodeBlock } from "./codec/block.ts";
 import { at, num } from "./indexed.ts";
 import { MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";
 import type { Slot } from "./slot.ts";

@@ -1,6 +1,6 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { decodeBlock, encodeBlock } from "./codec/block.ts";
+import { decodeBlock, encodeBlock } from "../../telemetry-codec/block.ts";
+import type { Sqlite } from "../client.ts";
 import { lowerBound, PackedReads } from "./packed-blocks.ts";
 
 /** Blocks deleted per statement (a 1 Hz block is about 3 pages). */

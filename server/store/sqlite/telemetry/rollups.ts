@@ -1,6 +1,6 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
-import { BUCKET_1H_MS, BUCKET_5M_MS } from "./limits.ts";
+import type { Sqlite } from "../client.ts";
+import { BUCKET_1H_MS, BUCKET_5M_MS } from "./buckets.ts";
 import { SeriesPoints } from "./series-points.ts";
 
 /** One 5-minute window of one series. */

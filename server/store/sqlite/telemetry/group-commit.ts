@@ -1,12 +1,14 @@
-import { pointCount, type TelemetryBatch } from "../../../shared/telemetry/batch.ts";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import { pointCount, type TelemetryBatch } from "../../../../shared/telemetry/batch.ts";
+import type { Sqlite } from "../client.ts";
 import type { YoungBlocks } from "./compact-blocks.ts";
 import type { TelemetryInbox } from "./inbox.ts";
 import type { TelemetryLookups } from "./lookups.ts";
-import type { TelemetryTotals } from "./metrics.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
 import type { WriteStatements } from "./statements.ts";
 import { type WriteOutcome, type WrittenJob, writeTelemetry } from "./writer.ts";
+
+/** Running totals of the write path, in plain fields (Prometheus reads them at scrape time). */
+export type CommitTotals = { stored: number; duplicates: number; commits: number; commitSeconds: number };
 
 export type GroupCommitOptions = {
   /** How long the first queued request waits for company before the commit. */
@@ -57,7 +59,7 @@ export type GroupCommitDeps = {
   inbox: TelemetryInbox;
   /** Told of the blocks each commit wrote, so the packer joins the small ones later. */
   young: YoungBlocks;
-  totals: TelemetryTotals;
+  totals: CommitTotals;
   warn(message: string, fields: Record<string, unknown>): void;
   /** Runs first inside every write transaction (the service checks for other processes' commits). */
   beforeWrite(): void;

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import type { Sqlite } from "../../store/sqlite/client.ts";
+import type { Sqlite } from "../client.ts";
 import { PackedRetention } from "./packed-retention.ts";
 
 /** Rows deleted per statement: short write transactions, so ingest keeps flowing between them. */

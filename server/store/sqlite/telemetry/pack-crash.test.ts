@@ -3,13 +3,13 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SensorWalk, sensorShape } from "../../testing/codec/sensor-data.ts";
-import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
-import { TestServer } from "../../testing/harness.ts";
+import { SensorWalk, sensorShape } from "../../../testing/codec/sensor-data.ts";
+import { iso } from "../../../testing/fixtures/telemetry-fixtures.ts";
+import { TestServer } from "../../../testing/harness.ts";
 
 const HOUR = 3_600_000;
 const STEP = 5_000;
-const killer = fileURLToPath(new URL("../../testing/pack-until-killed.ts", import.meta.url));
+const killer = fileURLToPath(new URL("../../../testing/pack-until-killed.ts", import.meta.url));
 
 /** Runs the killer on the database; resolves with the signal that ended it. */
 function packUntilKilled(file: string, cutoff: number, table: string): Promise<string | null> {
