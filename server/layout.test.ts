@@ -72,9 +72,6 @@ const NOT_MOVED_YET: string[] = [
   "services/agents/receive-batch.ts",
   "services/alarms/start-state.ts",
   "services/context.ts",
-  "services/telemetry/raw-csv.ts",
-  "services/telemetry/raw-filter.ts",
-  "services/telemetry/service.ts",
 ];
 
 describe("storage engines stay behind the store ports", () => {

@@ -3,7 +3,7 @@ import type { Payload } from "../../../shared/mqtt/topics.ts";
 import type { BatchSeries } from "../../../shared/telemetry/batch.ts";
 import type { Sqlite } from "../../store/sqlite/client.ts";
 import type { ServiceContext } from "../context.ts";
-import { telemetryService } from "../telemetry/service.ts";
+import type { TelemetryService } from "../telemetry/service.ts";
 import { publishAgentAlarms, type StoredAgentAlarms, storeAgentAlarms } from "./agent-alarms.ts";
 
 type Batch = Payload<"telemetry">;
@@ -40,9 +40,13 @@ function dedupe(sqlite: Sqlite): DedupeStatements {
  * resent. The ack is returned only after the commit, so the agent deletes nothing the server does
  * not hold.
  */
-export async function receiveAgentBatch(ctx: ServiceContext, projectId: string, batch: Batch): Promise<Ack> {
+export async function receiveAgentBatch(
+  ctx: ServiceContext,
+  telemetry: TelemetryService,
+  projectId: string,
+  batch: Batch,
+): Promise<Ack> {
   const statements = dedupe(ctx.sqlite);
-  const telemetry = telemetryService(ctx);
   const foreign = new Set<string>();
   const series: BatchSeries[] = [];
   let points = 0;
@@ -50,7 +54,7 @@ export async function receiveAgentBatch(ctx: ServiceContext, projectId: string, 
   for (const s of batch.series) {
     points += s.points.length;
     if (s.asset_id !== ownAsset) {
-      if (telemetry.projectOfAsset(s.asset_id) !== projectId) {
+      if ((await telemetry.projectOfAsset(s.asset_id)) !== projectId) {
         foreign.add(s.asset_id);
         continue;
       }
@@ -69,12 +73,12 @@ export async function receiveAgentBatch(ctx: ServiceContext, projectId: string, 
     { source: "agent", series },
     {
       // received_at in epoch ms, as the schema's instant() column stores it.
-      claim: () => {
+      claim: async () => {
         const now = ctx.clock.now().getTime();
         duplicate = statements.record.run(projectId, batch.agent_id, batch.seq, points, now).changes === 0;
         return !duplicate;
       },
-      complete: () => {
+      complete: async () => {
         alarms = storeAgentAlarms(ctx, projectId, batch.alarms);
       },
     },

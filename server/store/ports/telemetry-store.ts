@@ -1,3 +1,4 @@
+import type { Registry } from "prom-client";
 import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import type { StorePorts } from "../store.ts";
 
@@ -135,11 +136,15 @@ export type TelemetryWriterOptions = {
   blockPoints: number;
 };
 
-/** Where the writer reports (the server's logger and metrics registry). */
+/** Where the writer reports (the server's logger and metrics registry), and the server's clock. */
 export type TelemetryWriterHost = {
   warn(message: string, fields: Record<string, unknown>): void;
   error(message: string, fields: Record<string, unknown>): void;
   info(message: string, fields: Record<string, unknown>): void;
+  /** The server's Prometheus registry: the engine registers its own write-path metrics there. */
+  readonly metrics: Registry;
+  /** Epoch ms now, by the server's clock (tests move it): what "recent" means to the engine. */
+  now(): number;
 };
 
 /**

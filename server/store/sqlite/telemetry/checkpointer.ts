@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { Logger } from "../../../logger.ts";
+import type { TelemetryWriterHost } from "../../ports/telemetry-store.ts";
 import type { Sqlite } from "../client.ts";
 
 export type CheckpointerOptions = {
@@ -13,18 +13,22 @@ export type CheckpointerOptions = {
  * of the write path (profiled, issue 3). A thread with its own connection copies WAL pages into
  * the database file in the background (PASSIVE mode never blocks the writer, and it writes no
  * data, so it invalidates no reader's snapshot); the server connection's automatic checkpoint is
- * raised (see TelemetryService) so that it mostly finds the pages copied. Only that checkpoint,
+ * raised (see SqliteTelemetryWriter) so that it mostly finds the pages copied. Only that checkpoint,
  * run between two of the writer's own commits, can complete while writes continue, which lets
  * the next commit restart the WAL.
  */
 export class WalCheckpointer {
   readonly #sqlite: Sqlite;
-  readonly #logger: Logger;
+  readonly #logger: Pick<TelemetryWriterHost, "warn" | "error">;
   readonly #options: CheckpointerOptions;
   #worker: Worker | undefined;
   #exited: Promise<void> | undefined;
 
-  constructor(sqlite: Sqlite, logger: Logger, options: CheckpointerOptions) {
+  constructor(
+    sqlite: Sqlite,
+    logger: Pick<TelemetryWriterHost, "warn" | "error">,
+    options: CheckpointerOptions,
+  ) {
     this.#sqlite = sqlite;
     this.#logger = logger;
     this.#options = options;

@@ -41,6 +41,7 @@ describe("telemetry group commit", () => {
         young,
         totals,
         warn: () => {},
+        transaction: (work) => t.server.context.store.transaction(work),
         beforeWrite: () => lookups.clearIfChangedElsewhere(),
       },
       { windowMs: 5, maxQueuedReadings: 20_000, blockPoints: 64 },

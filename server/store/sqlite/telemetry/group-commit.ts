@@ -1,4 +1,6 @@
 import { pointCount, type TelemetryBatch } from "../../../../shared/telemetry/batch.ts";
+import type { BatchTransaction } from "../../ports/telemetry-store.ts";
+import type { StorePorts } from "../../store.ts";
 import type { Sqlite } from "../client.ts";
 import type { YoungBlocks } from "./compact-blocks.ts";
 import type { TelemetryInbox } from "./inbox.ts";
@@ -25,22 +27,10 @@ export type GroupCommitOptions = {
 /** A request's outcome, with the sequence number of the commit that held it. */
 export type CommittedJob = WrittenJob & { commit: number };
 
-/**
- * More of one request's work, in the transaction that writes its points: all of it commits with
- * them or none does (an agent's batch: its dedupe record and its alarms). Either may run more than
- * once (the retry path), each time in a fresh transaction; a run's effects are rolled back with it.
- */
-export type JobTransaction = {
-  /** Runs first; false leaves the request out: none of its points are written (a batch already stored). */
-  claim(): boolean;
-  /** Runs after the points are written. */
-  complete(): void;
-};
-
 type Job = {
   batch: TelemetryBatch;
   period: string;
-  tx: JobTransaction | undefined;
+  tx: BatchTransaction | undefined;
   resolve(result: CommittedJob): void;
   reject(error: unknown): void;
 };
@@ -61,6 +51,8 @@ export type GroupCommitDeps = {
   young: YoungBlocks;
   totals: CommitTotals;
   warn(message: string, fields: Record<string, unknown>): void;
+  /** The store's transaction (SqliteStore.transaction): the gate, then BEGIN IMMEDIATE … COMMIT. */
+  transaction<T>(work: (tx: StorePorts) => Promise<T>): Promise<T>;
   /** Runs first inside every write transaction (the service checks for other processes' commits). */
   beforeWrite(): void;
 };
@@ -68,7 +60,7 @@ export type GroupCommitDeps = {
 /**
  * Group commit: requests queue for at most `windowMs` and are written in one transaction, which
  * turns many small commits (one WAL frame per touched page each) into one. Each request (its
- * points and its JobTransaction) is still all-or-nothing and is answered only after the commit that
+ * points and its BatchTransaction) is still all-or-nothing and is answered only after the commit that
  * holds it: if the shared transaction fails, it is rolled back whole and every request is retried
  * in a transaction of its own, so one bad request never sinks the others.
  */
@@ -89,17 +81,20 @@ export class GroupCommit {
    * Queues one request's batch; resolves once it is committed. `period` is the usage_counters
    * month (YYYY-MM) its points count toward; `tx`, more work that commits with them.
    */
-  submit(batch: TelemetryBatch, period: string, tx?: JobTransaction): Promise<CommittedJob> {
+  submit(batch: TelemetryBatch, period: string, tx?: BatchTransaction): Promise<CommittedJob> {
     return new Promise<CommittedJob>((resolve, reject) => {
       this.#queue.push({ batch, period, tx, resolve, reject });
       this.#queuedReadings += pointCount(batch);
-      if (this.#queuedReadings >= this.#options.maxQueuedReadings) this.flush();
-      else this.#timer ??= setTimeout(() => this.flush(), this.#options.windowMs);
+      if (this.#queuedReadings >= this.#options.maxQueuedReadings) void this.flush();
+      else this.#timer ??= setTimeout(() => void this.flush(), this.#options.windowMs);
     });
   }
 
-  /** Commits everything queued, now (synchronously). Shutdown calls it so nothing queued is lost. */
-  flush(): void {
+  /**
+   * Commits everything queued, now; resolves once every queued request is answered. Shutdown
+   * calls it so nothing queued is lost.
+   */
+  async flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     const jobs = this.#queue;
@@ -108,7 +103,7 @@ export class GroupCommit {
     if (jobs.length === 0) return;
     let outcome: WriteOutcome;
     try {
-      outcome = this.#commit(jobs, true);
+      outcome = await this.#commit(jobs, true);
     } catch (err) {
       // Stale lookups may be the cause: start the retries from the database's state.
       this.#deps.lookups.clear();
@@ -119,7 +114,7 @@ export class GroupCommit {
       for (const job of jobs) {
         let alone: WriteOutcome;
         try {
-          alone = this.#commit([job], false);
+          alone = await this.#commit([job], false);
         } catch (jobErr) {
           job.reject(jobErr);
           continue;
@@ -131,29 +126,31 @@ export class GroupCommit {
     this.#settle(jobs, outcome);
   }
 
-  #commit(jobs: readonly Job[], appendFastPath: boolean): WriteOutcome {
+  async #commit(jobs: readonly Job[], appendFastPath: boolean): Promise<WriteOutcome> {
     const { sqlite, statements, lookups, tracker, inbox, totals } = this.#deps;
-    const write = sqlite.transaction(() => {
+    const started = performance.now();
+    // Through the store's transaction gate (BEGIN IMMEDIATE: the write lock up front, never a read
+    // transaction upgraded half way): a claim or completion awaits the ports it is handed, which
+    // answer synchronously underneath, so the whole commit still ends before the event loop turns.
+    const outcome = await this.#deps.transaction(async (ports): Promise<WriteOutcome> => {
       this.#deps.beforeWrite();
-      const claimed = jobs.filter((job) => job.tx?.claim() ?? true);
-      const outcome = writeTelemetry(statements, lookups, tracker, inbox, claimed, {
+      const claimed: Job[] = [];
+      for (const job of jobs) if (!job.tx || (await job.tx.claim(ports))) claimed.push(job);
+      const written = writeTelemetry(statements, lookups, tracker, inbox, claimed, {
         appendFastPath,
         blockPoints: this.#options.blockPoints,
       });
-      for (const job of claimed) job.tx?.complete();
+      for (const job of claimed) if (job.tx) await job.tx.complete(ports);
       // Answers in the jobs' order; a job left out stored nothing.
       const answers: WrittenJob[] = [];
       let next = 0;
       for (const job of jobs) {
-        const written = job === claimed[next] ? outcome.jobs[next++] : NOTHING;
-        if (!written) throw new Error("telemetry commit lost a request");
-        answers.push(written);
+        const answer = job === claimed[next] ? written.jobs[next++] : NOTHING;
+        if (!answer) throw new Error("telemetry commit lost a request");
+        answers.push(answer);
       }
-      return { jobs: answers, blocks: outcome.blocks, committed: outcome.committed };
+      return { jobs: answers, blocks: written.blocks, committed: written.committed };
     });
-    const started = performance.now();
-    // IMMEDIATE: take the write lock up front, never upgrade a read transaction half way.
-    const outcome = write.immediate();
     totals.commitSeconds += (performance.now() - started) / 1000;
     totals.commits++;
     outcome.committed();

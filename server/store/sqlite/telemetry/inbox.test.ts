@@ -1,33 +1,46 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
-import { TelemetryService } from "../../../services/telemetry/service.ts";
 import { storedCount } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { SqliteTelemetryStore } from "../telemetry-store.ts";
 
 const SECOND = 1000;
 
 /*
  * Readings that make no block of their own go to telemetry_inbox first and move on in bulk
- * (inbox.ts). This service's timer is an hour, so only the tests move it: by reading, by a late
+ * (inbox.ts). This writer's timer is an hour, so only the tests move it: by reading, by a late
  * reading, or through rollUpAll().
  */
 describe("the telemetry inbox", () => {
   let t: TestServer;
-  let service: TelemetryService;
+  let store: SqliteTelemetryStore;
   let projectId: string;
   let start = 0;
   beforeAll(async () => {
     t = await TestServer.start({ TELEMETRY_BLOCK_POINTS: "16" });
     projectId = await t.project();
-    // The server's own service would move the inbox every 500 ms: this one waits for the tests.
+    // The server's own writer would move the inbox every 500 ms: this one waits for the tests.
     await t.server.telemetry.stop();
-    service = new TelemetryService(t.server.context, { inboxMoveIntervalMs: 3600_000 });
-    service.start();
+    const telemetry = t.server.context.store.telemetry;
+    if (!(telemetry instanceof SqliteTelemetryStore)) throw new Error("the test server runs on SQLite");
+    store = telemetry;
+    await startStore();
     const now = t.clock.now().getTime();
     start = now - (now % (60 * SECOND)) - 3600 * SECOND;
   });
+  const startStore = () =>
+    store.start(
+      { blockPoints: 16, inboxMoveIntervalMs: 3600_000 },
+      {
+        warn: () => undefined,
+        error: () => undefined,
+        info: () => undefined,
+        metrics: t.server.context.metrics,
+        now: () => t.clock.now().getTime(),
+      },
+    );
   afterAll(async () => {
-    await service.stop();
+    await store.stop();
     await t.stop();
   });
 
@@ -56,11 +69,11 @@ describe("the telemetry inbox", () => {
     Array.from({ length: n }, (_, i) => [start + (from + i) * SECOND, from + i] as const);
   const write = (assetId: string, points: TelemetryPoint[]) => {
     const batch: TelemetryBatch = { source: "http", series: [{ projectId, assetId, variable: "v", points }] };
-    return service.write(batch);
+    return store.write(batch, "2030-01").then((written) => written.result);
   };
   const read = (assetId: string) => {
     const id = count("SELECT id FROM telemetry_series WHERE asset_id = ?", assetId);
-    return service.points.ascending(id, 0, Number.MAX_SAFE_INTEGER, 10_000);
+    return store.pointReader(16).ascending(id, 0, Number.MAX_SAFE_INTEGER, 10_000);
   };
 
   it("takes readings that make no block; a read moves them first and sees every one", async () => {
@@ -68,7 +81,7 @@ describe("the telemetry inbox", () => {
     for (let k = 0; k < 3; k++)
       expect(await write(asset, seconds(k * 5, 5))).toEqual({ accepted: 5, duplicates: 0 });
     expect([inboxRows(asset), rawRows(asset), blocks(asset)]).toEqual([15, 0, 0]);
-    expect(read(asset)).toEqual(seconds(0, 15));
+    expect(await read(asset)).toEqual(seconds(0, 15));
     // Fewer than 16 of the series: raw rows.
     expect([inboxRows(asset), rawRows(asset), blocks(asset)]).toEqual([0, 15, 0]);
   });
@@ -77,9 +90,9 @@ describe("the telemetry inbox", () => {
     const asset = await t.asset(projectId);
     for (let k = 0; k < 4; k++) await write(asset, seconds(k * 10, 10));
     expect(inboxRows(asset)).toBe(40);
-    service.rollUpAll();
+    await store.rollUpAll();
     expect([inboxRows(asset), rawRows(asset), blocks(asset), storedCount(t, asset)]).toEqual([0, 0, 1, 40]);
-    expect(read(asset)).toEqual(seconds(0, 40));
+    expect(await read(asset)).toEqual(seconds(0, 40));
   });
 
   it("never makes a block over one written straight from a commit between its rows", async () => {
@@ -89,10 +102,10 @@ describe("the telemetry inbox", () => {
     await write(asset, seconds(10, 20));
     await write(asset, seconds(30, 10));
     expect([inboxRows(asset), blocks(asset)]).toEqual([20, 1]);
-    service.rollUpAll();
+    await store.rollUpAll();
     // The 20 inbox rows span the block: raw rows, so blocks still never overlap.
     expect([inboxRows(asset), rawRows(asset), blocks(asset), storedCount(t, asset)]).toEqual([0, 20, 1, 40]);
-    expect(read(asset)).toEqual(seconds(0, 40));
+    expect(await read(asset)).toEqual(seconds(0, 40));
   });
 
   it("counts a reading already in the inbox as a duplicate, and stores it once", async () => {
@@ -103,13 +116,13 @@ describe("the telemetry inbox", () => {
     expect(await write(asset, [[start + 5 * SECOND, 99]])).toEqual({ accepted: 0, duplicates: 1 });
     expect(await write(asset, [...seconds(8, 4)])).toEqual({ accepted: 2, duplicates: 2 });
     expect(storedCount(t, asset)).toBe(12);
-    expect(read(asset)).toEqual(seconds(0, 12));
+    expect(await read(asset)).toEqual(seconds(0, 12));
   });
 
   it("rolls up what it holds: history sees inbox rows", async () => {
     const asset = await t.asset(projectId);
     await write(asset, seconds(0, 6));
-    service.rollUpAll();
+    await store.rollUpAll();
     const id = count("SELECT id FROM telemetry_series WHERE asset_id = ?", asset);
     expect(count("SELECT sum(count) FROM telemetry_rollup_5m WHERE series_id = ?", id)).toBe(6);
   });
@@ -118,15 +131,15 @@ describe("the telemetry inbox", () => {
     const asset = await t.asset(projectId);
     await write(asset, seconds(0, 3));
     const id = count("SELECT id FROM telemetry_series WHERE asset_id = ?", asset);
-    await service.stop();
+    await store.stop();
     // As if the process died between a commit and the inbox's move.
     t.server.context.sqlite
       .prepare("INSERT INTO telemetry_inbox (series_id, ts, value) VALUES (?, ?, ?)")
       .run(id, start + 3 * SECOND, 3);
     expect(inboxRows(asset)).toBe(1);
-    service.start();
+    await startStore();
     expect([inboxRows(asset), rawRows(asset)]).toEqual([0, 4]);
-    expect(read(asset)).toEqual(seconds(0, 4));
+    expect(await read(asset)).toEqual(seconds(0, 4));
   });
 
   it("after a restart, the packer still joins the small blocks written before it", async () => {
@@ -134,15 +147,14 @@ describe("the telemetry inbox", () => {
     // Three commits of 20 new readings: three blocks straight from ingest.
     for (let k = 0; k < 3; k++) await write(asset, seconds(k * 20, 20));
     expect(blocks(asset)).toBe(3);
-    await service.stop();
+    await store.stop();
     // A new process: nothing in memory says which blocks are small.
-    service = new TelemetryService(t.server.context, { inboxMoveIntervalMs: 3600_000 });
-    service.start();
+    await startStore();
     t.clock.advance(3 * 3600 * SECOND);
     const now = t.clock.now().getTime();
-    const totals = await service.runPacking(now - (now % (3600 * SECOND)));
+    const totals = await store.pack(now - (now % (3600 * SECOND)));
     expect(totals.rewritten).toBeGreaterThan(0);
     expect(blocks(asset)).toBe(1);
-    expect(read(asset)).toEqual(seconds(0, 60));
+    expect(await read(asset)).toEqual(seconds(0, 60));
   });
 });

@@ -29,20 +29,20 @@ describe("telemetry lookups", () => {
     const project = await t.project();
     const [a, b] = [await t.asset(project), await t.asset(project)];
     await write(a, project, 1);
-    expect(t.server.telemetry.projectOfAsset(a)).toBe(project);
-    expect(t.server.telemetry.projectOfAsset(b)).toBe(project);
+    expect(await t.server.telemetry.projectOfAsset(a)).toBe(project);
+    expect(await t.server.telemetry.projectOfAsset(b)).toBe(project);
     sql().prepare("DELETE FROM assets WHERE id = ?").run(a);
-    expect(t.server.telemetry.projectOfAsset(a)).toBeUndefined();
+    expect(await t.server.telemetry.projectOfAsset(a)).toBeUndefined();
     sql().prepare("DELETE FROM projects WHERE id = ?").run(project);
-    expect(t.server.telemetry.projectOfAsset(b)).toBeUndefined();
+    expect(await t.server.telemetry.projectOfAsset(b)).toBeUndefined();
   });
 
   it("follows an asset moved to another project", async () => {
     const other = await t.project();
     const a = await t.asset(projectId);
-    expect(t.server.telemetry.projectOfAsset(a)).toBe(projectId);
+    expect(await t.server.telemetry.projectOfAsset(a)).toBe(projectId);
     sql().prepare("UPDATE assets SET project_id = ? WHERE id = ?").run(other, a);
-    expect(t.server.telemetry.projectOfAsset(a)).toBe(other);
+    expect(await t.server.telemetry.projectOfAsset(a)).toBe(other);
   });
 
   it("never writes to a deleted series: the next reading makes a new one", async () => {

@@ -1,24 +1,8 @@
+import type { PackTotals } from "../../ports/telemetry-store.ts";
 import type { Sqlite } from "../client.ts";
 import { type CompactLook, compactNext, type YoungBlocks } from "./compact-blocks.ts";
 import { PackStatements, type PackStep, packNext } from "./pack-block.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
-
-/** What one packing pass did. */
-export type PackTotals = {
-  /** Raw rows moved into packed blocks. */
-  rawRows: number;
-  /** Points encoded (raw rows plus those of blocks rewritten to take late readings). */
-  points: number;
-  blocks: number;
-  /** Blocks replaced by rewritten ones (late readings merged into them). */
-  rewritten: number;
-  bytes: number;
-  /** Series whose rows were packed. */
-  series: number;
-  seconds: number;
-  /** The longest packing transaction: how long the event loop was held at most. */
-  longestStepMs: number;
-};
 
 export type PackProgress = PackTotals & { seriesDone: number; seriesTotal: number };
 

@@ -48,8 +48,8 @@ describe("telemetry rollups", () => {
       )
       .all(width, assetId);
   };
-  const expectConsistent = (assetId: string) => {
-    t.server.telemetry.rollUpAll();
+  const expectConsistent = async (assetId: string) => {
+    await t.server.telemetry.rollUpAll();
     expect(rollups("telemetry_rollup_5m", assetId)).toEqual(fromRaw(5 * MIN, assetId));
     expect(rollups("telemetry_rollup_1h", assetId)).toEqual(fromRaw(60 * MIN, assetId));
   };
@@ -80,9 +80,9 @@ describe("telemetry rollups", () => {
         writes.push(t.server.telemetry.write(batchOfInstants(items, "http")));
       }
       await Promise.all(writes);
-      if (round % 3 === 1) t.server.telemetry.rollUpAll();
+      if (round % 3 === 1) await t.server.telemetry.rollUpAll();
     }
-    expectConsistent(asset);
+    await expectConsistent(asset);
   });
 
   it("a commit with 16 or more readings of a series rolls them up itself; mixed with small and late writes, still equal", async () => {
@@ -117,9 +117,9 @@ describe("telemetry rollups", () => {
       await t.server.telemetry.write(
         batchOfInstants(instants(start + round * 60_000 + 2, 5, 11_000), "http"),
       );
-      if (round % 2 === 1) expectConsistent(asset);
+      if (round % 2 === 1) await expectConsistent(asset);
     }
-    expectConsistent(asset);
+    await expectConsistent(asset);
   });
 
   it("after a crash cut a roll-up short, the next start rebuilds the newest window from raw rows", async () => {
@@ -134,7 +134,7 @@ describe("telemetry rollups", () => {
       readings: [{ variable: "v", value: i }],
     }));
     await t.server.telemetry.write(batchOfInstants(items, "http"));
-    t.server.telemetry.rollUpAll();
+    await t.server.telemetry.rollUpAll();
     // Simulate the crash: the newest 5-minute window lost part of its rows, the hour is stale.
     await t.server.telemetry.stop();
     sql()
@@ -146,8 +146,8 @@ describe("telemetry rollups", () => {
       )
       .run(asset, asset);
     expect(rollups("telemetry_rollup_5m", asset)).not.toEqual(fromRaw(5 * MIN, asset));
-    t.server.telemetry.start();
-    expectConsistent(asset);
+    await t.server.telemetry.start();
+    await expectConsistent(asset);
   });
 
   it("leaves alone rollups that have no raw rows (aged out, or written by hand)", async () => {
@@ -158,15 +158,15 @@ describe("telemetry rollups", () => {
       source: "http",
       series: [{ projectId, assetId: asset, variable: "v", points: [[old, 1]] }],
     });
-    t.server.telemetry.rollUpAll();
+    await t.server.telemetry.rollUpAll();
     await t.server.telemetry.stop();
     sql()
       .prepare(
         "DELETE FROM telemetry_raw WHERE series_id = (SELECT id FROM telemetry_series WHERE asset_id = ?)",
       )
       .run(asset);
-    t.server.telemetry.start();
-    t.server.telemetry.rollUpAll();
+    await t.server.telemetry.start();
+    await t.server.telemetry.rollUpAll();
     expect(rollups("telemetry_rollup_5m", asset)).toEqual([
       { variable: "v", bucket, count: 1, sum: 1, min: 1, max: 1 },
     ]);
@@ -189,7 +189,7 @@ describe("telemetry rollups", () => {
         },
       ],
     });
-    t.server.telemetry.rollUpAll();
+    await t.server.telemetry.rollUpAll();
     await t.server.telemetry.stop();
     sql()
       .prepare(
@@ -201,9 +201,9 @@ describe("telemetry rollups", () => {
         "DELETE FROM telemetry_rollup_1h WHERE series_id = (SELECT id FROM telemetry_series WHERE asset_id = ?)",
       )
       .run(asset);
-    t.server.telemetry.start();
+    await t.server.telemetry.start();
     // The start-up scan finds it without anyone touching the series.
     await expect.poll(() => rollups("telemetry_rollup_5m", asset).length, { timeout: 5_000 }).toBe(2);
-    expectConsistent(asset);
+    await expectConsistent(asset);
   });
 });

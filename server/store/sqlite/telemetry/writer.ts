@@ -1,6 +1,6 @@
 import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
 import { notFound } from "../../../errors.ts";
-import type { WriteResult } from "../../ports/telemetry-store.ts";
+import type { WrittenBatch } from "../../ports/telemetry-store.ts";
 import type { TelemetryInbox } from "./inbox.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
@@ -11,11 +11,8 @@ import { seriesTimeOrder } from "./row-order.ts";
 import type { Slot } from "./slot.ts";
 import type { WriteStatements } from "./statements.ts";
 
-/**
- * One request's outcome: what it stored, and the part of its batch that was stored (its telemetry
- * event), each series with its unit (the readings', else the series' own).
- */
-export type WrittenJob = { result: WriteResult; committed: TelemetryBatch };
+/** One request's outcome (the port's WrittenBatch). */
+export type WrittenJob = WrittenBatch;
 
 export type WriteOutcome = {
   jobs: WrittenJob[];
