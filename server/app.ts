@@ -30,6 +30,7 @@ import { wsRoutes } from "./routes/ws/index.ts";
 import type { RuleChangeListener } from "./services/alarms/rule-listener.ts";
 import type { ServiceContext } from "./services/context.ts";
 import type { HealthProbes } from "./services/system/health.ts";
+import { TelemetryService } from "./services/telemetry/service.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
 
 export type AppDeps = {
@@ -39,6 +40,11 @@ export type AppDeps = {
    * Absent (apps built only to inspect routes), the endpoint gets a stream that is never started.
    */
   live?: LiveTelemetry;
+  /**
+   * The server's telemetry service (ingest, the latest readings), which server.ts starts and
+   * stops. Absent (apps built only to inspect routes), one that is never started: writes answer 503.
+   */
+  telemetry?: TelemetryService;
   /** The running alarm engine, told of rule changes; absent (apps built only to inspect routes): none runs. */
   alarms?: RuleChangeListener;
   /** The embedded broker; when given, MQTT over WebSocket is served at /mqtt. */
@@ -85,7 +91,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api/edge", distributionRoutes(ctx));
   app.route("/api/edge", mqttCredentialRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
-  app.route("/api/telemetry", telemetryRoutes(ctx));
+  app.route("/api/telemetry", telemetryRoutes(ctx, deps.telemetry ?? new TelemetryService(ctx)));
   app.route("/api/admin", adminRoutes(ctx));
   app.route("/api/alert-rules", alertRuleRoutes(ctx, deps.alarms));
   app.route("/api/alarms", alarmRoutes(ctx));

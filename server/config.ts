@@ -52,7 +52,7 @@ export const serverConfigSchema = z.object({
     .default(1),
   /**
    * New readings of one series in one commit from which they are written straight into a packed
-   * block instead of raw rows (services/telemetry/raw-insert.ts). 0: always raw rows.
+   * block instead of raw rows (store/sqlite/telemetry/raw-insert.ts). 0: always raw rows.
    */
   TELEMETRY_BLOCK_POINTS: z.coerce
     .number({ error: "must be a whole number from 0 to 4096" })

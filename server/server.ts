@@ -20,7 +20,7 @@ import { AgentArtifacts } from "./services/distribution/agent-artifacts.ts";
 import { InstallerBuildWorker } from "./services/distribution/installer-builds/build-worker.ts";
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
-import { type TelemetryService, telemetryService } from "./services/telemetry/service.ts";
+import { TelemetryService } from "./services/telemetry/service.ts";
 import { describeLocation, storeLocation } from "./store/location.ts";
 import { type DatabaseHandle, openDatabase } from "./store/sqlite/client.ts";
 import { SqliteStore } from "./store/sqlite/sqlite-store.ts";
@@ -102,7 +102,7 @@ export class CaudalServer {
     return this.#broker;
   }
 
-  /** Telemetry storage (group-committed ingest, raw retention); tests call runRetention(). */
+  /** The telemetry service (ingest, retention and packing over the store); tests call runRetention(). */
   get telemetry(): TelemetryService {
     if (!this.#telemetry) throw new Error("server not started");
     return this.#telemetry;
@@ -146,15 +146,13 @@ export class CaudalServer {
     };
     this.#activity = new ActivityLog(this.#ctx);
     this.#activity.start();
-    this.#telemetry = telemetryService(this.#ctx);
-    this.#telemetry.start();
-    // Readers of rollups (reports) settle them through the store: this service writes them.
-    store.telemetry.rollUpWith(this.#telemetry);
+    this.#telemetry = new TelemetryService(this.#ctx);
+    await this.#telemetry.start();
     this.#live = new LiveTelemetry(this.#ctx, this.#options.live);
     this.#live.start();
     this.#alarms = new AlarmEngine(this.#ctx);
     await this.#alarms.start();
-    this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx));
+    this.#broker = new MqttBroker(this.#ctx, agentMessageHandlers(this.#ctx, this.#telemetry));
     await this.#broker.start(config.MQTT_PORT, config.HOST);
     const broker = this.#broker;
     // After the broker: it publishes each automatic deployment retained to the agent.
@@ -170,6 +168,7 @@ export class CaudalServer {
       ctx: this.#ctx,
       live: this.#live,
       alarms: this.#alarms,
+      telemetry: this.#telemetry,
       broker,
       health: { broker: { isUp: () => broker.isUp } },
       requestLogger: this.#requestLog?.logger,
@@ -202,6 +201,7 @@ export class CaudalServer {
       this.#workers = new HttpWorkers(
         {
           ctx: this.#ctx,
+          telemetry: this.#telemetry,
           count: config.HTTP_WORKERS,
           fetch: app.fetch,
           serve: serveHere,

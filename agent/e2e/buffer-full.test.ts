@@ -84,7 +84,7 @@ describe("buffer full: buffer_max_mb bounds the outbox while the server is unrea
       const delivered =
         drained.stored_points - db.droppedPoints + droppedButDelivered.reduce((n, d) => n + d.points, 0);
       expect(p.storedPoints()).toBe(delivered);
-      expect(p.rollupPoints()).toBe(delivered);
+      expect(await p.rollupPoints()).toBe(delivered);
       expect(batches.reduce((n, b) => n + b.points, 0)).toBe(delivered);
     } finally {
       await agent.stop();

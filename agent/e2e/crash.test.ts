@@ -85,7 +85,7 @@ describe("crash: kill -9 of the agent process at random moments, the server rest
     expect(db.droppedBatches).toBe(0);
     // No loss and no duplicate: raw rows, rollups and billed usage all equal what the agent stored.
     expect(p.storedPoints()).toBe(db.storedPoints);
-    expect(p.rollupPoints()).toBe(db.storedPoints);
+    expect(await p.rollupPoints()).toBe(db.storedPoints);
     expect(p.usagePoints()).toBe(db.storedPoints);
     // Each seq the agent ever assigned was committed once, with the points it held.
     const batches = p.agentBatches(db.agentId);

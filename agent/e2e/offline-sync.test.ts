@@ -45,7 +45,7 @@ describe("offline: the server stops and comes back on the same data dir and port
       expect(db.droppedBatches).toBe(0);
       // Every point once: raw rows, rollup counts and billed usage all equal what the agent stored.
       expect(p.storedPoints()).toBe(stored);
-      expect(p.rollupPoints()).toBe(stored);
+      expect(await p.rollupPoints()).toBe(stored);
       expect(p.usagePoints()).toBe(stored);
       // Every seq the agent assigned was committed once by the server (seqs are never reused, so no
       // gaps), with the points the agent counted, and the agent deleted each one on its ack.

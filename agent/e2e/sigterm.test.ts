@@ -65,7 +65,7 @@ describe("SIGTERM: the agent process stops cleanly", () => {
       const after = readAgentDb(dir);
       expect(after.storedPoints).toBe(drained.stored_points);
       expect(p.storedPoints()).toBe(after.storedPoints);
-      expect(p.rollupPoints()).toBe(after.storedPoints);
+      expect(await p.rollupPoints()).toBe(after.storedPoints);
       expect(p.agentBatches(after.agentId).map((b) => b.seq)).toEqual(seqRange(after.nextSeq - 1));
     } finally {
       if (agent.running) await agent.kill("SIGKILL");

@@ -173,8 +173,8 @@ export class Pipeline {
    * Sum of the 5-minute rollup counts of the asset, once everything committed is rolled up (as
    * readers do): equals storedPoints() unless a point was counted twice.
    */
-  rollupPoints(): number {
-    this.t.server.telemetry.rollUpAll();
+  async rollupPoints(): Promise<number> {
+    await this.t.server.telemetry.rollUpAll();
     const row = this.t.server.context.sqlite
       .prepare(
         "SELECT COALESCE(SUM(r.count), 0) AS n FROM telemetry_rollup_5m r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",

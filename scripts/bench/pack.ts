@@ -146,7 +146,7 @@ export async function run(args: string[]): Promise<void> {
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);
-    server.telemetry.rollUpAll();
+    await server.telemetry.rollUpAll();
     const stored = seconds * variables;
     say(`  loaded ${fmt(stored)} points in ${fmt((performance.now() - loadStarted) / 1000, 1)} s`);
     await server.stop();

@@ -142,6 +142,7 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
         if (!c) break;
         const result = await ingestTelemetry(
           server.context,
+          server.telemetry,
           auth,
           payloads(c, assetIds.indexOf(c.assetId)),
           () => "",

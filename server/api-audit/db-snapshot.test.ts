@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { PackStatements, packNext } from "../services/telemetry/pack-block.ts";
 import { openDatabase } from "../store/sqlite/client.ts";
+import { PackStatements, packNext } from "../store/sqlite/telemetry/pack-block.ts";
 import { ChangeWatch, snapshot } from "./db-snapshot.ts";
 
 describe("the audit's database snapshot", () => {

@@ -253,7 +253,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () 
       });
     beforeAll(async () => {
       const ctx = t.server.context;
-      broker = new MqttBroker(ctx, agentMessageHandlers(ctx), {
+      broker = new MqttBroker(ctx, agentMessageHandlers(ctx, t.server.telemetry), {
         maxPendingConnections: 3,
         connectTimeoutMs: 500,
       });

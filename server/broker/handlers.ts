@@ -4,12 +4,13 @@ import { recordAgentStatus, recordHeartbeat } from "../services/agents/agent-sta
 import { recordConfigStatus } from "../services/agents/deploy.ts";
 import { receiveAgentBatch } from "../services/agents/receive-batch.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { TelemetryService } from "../services/telemetry/service.ts";
 import type { MessageRouter } from "./messages.ts";
 
 /** The broker's message handlers: each hands a parsed contract payload to its service. */
-export function agentMessageHandlers(ctx: ServiceContext): MessageRouter {
+export function agentMessageHandlers(ctx: ServiceContext, telemetry: TelemetryService): MessageRouter {
   return {
-    telemetry: (projectId, body) => receiveAgentBatch(ctx, projectId, body),
+    telemetry: (projectId, body) => receiveAgentBatch(ctx, telemetry, projectId, body),
     heartbeat: (projectId, body) => recordHeartbeat(ctx, projectId, body),
     logs: async (projectId, body: Payload<"logs">) => {
       await appendAgentLogs(

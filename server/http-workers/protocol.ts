@@ -1,6 +1,6 @@
 import type { IngestShape } from "../routes/telemetry/ingest-writer.ts";
 import type { AuthContext } from "../services/auth/auth-context.ts";
-import type { WriteResult } from "../services/telemetry/types.ts";
+import type { WriteResult } from "../store/ports/telemetry-store.ts";
 import type { PayloadColumns } from "./payload-columns.ts";
 
 /*

@@ -1,7 +1,7 @@
 import { AppError, ERROR_CODES, type ErrorCodeName } from "../errors.ts";
 import { HttpError } from "../http/errors.ts";
 import type { ColumnsWriter, IngestWriter } from "../routes/telemetry/ingest-writer.ts";
-import type { WriteResult } from "../services/telemetry/types.ts";
+import type { WriteResult } from "../store/ports/telemetry-store.ts";
 import { toColumns } from "./payload-columns.ts";
 import type { FromWorker, RefusalData, ToWorker } from "./protocol.ts";
 

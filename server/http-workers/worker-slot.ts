@@ -6,6 +6,7 @@ import { HttpError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import { type ColumnsWriter, localColumnsWriter } from "../routes/telemetry/ingest-writer.ts";
 import type { ServiceContext } from "../services/context.ts";
+import type { TelemetryService } from "../services/telemetry/service.ts";
 import { ConnectionRelay } from "./connection-relay.ts";
 import { ForwardedRequests } from "./forwarded-requests.ts";
 import type { FromWorker, ToWorker } from "./protocol.ts";
@@ -13,6 +14,8 @@ import type { WorkerInit } from "./worker-thread.ts";
 
 export type HttpWorkersDeps = {
   ctx: ServiceContext;
+  /** Runs the ingest the worker threads hand over. */
+  telemetry: TelemetryService;
   /** How many worker threads. */
   count: number;
   /** The main thread's app, for requests a worker forwards (other routes on its connections). */
@@ -53,7 +56,7 @@ export class WorkerSlot {
   constructor(deps: HttpWorkersDeps, init: WorkerInit) {
     this.#deps = deps;
     this.#init = init;
-    this.#writer = localColumnsWriter(deps.ctx);
+    this.#writer = localColumnsWriter(deps.ctx, deps.telemetry);
   }
 
   get ready(): boolean {

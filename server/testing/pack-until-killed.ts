@@ -1,7 +1,7 @@
-import { YoungBlocks } from "../services/telemetry/compact-blocks.ts";
-import { TelemetryPacker } from "../services/telemetry/packer.ts";
-import { RollupTracker } from "../services/telemetry/rollup-tracker.ts";
 import { openDatabase } from "../store/sqlite/client.ts";
+import { YoungBlocks } from "../store/sqlite/telemetry/compact-blocks.ts";
+import { TelemetryPacker } from "../store/sqlite/telemetry/packer.ts";
+import { RollupTracker } from "../store/sqlite/telemetry/rollup-tracker.ts";
 
 /*
  * A process that starts packing a server database and is killed (SIGKILL) in the middle of its

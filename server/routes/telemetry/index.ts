@@ -1,4 +1,5 @@
 import type { ServiceContext } from "../../services/context.ts";
+import type { TelemetryService } from "../../services/telemetry/service.ts";
 import { newRouter, type Router } from "../router.ts";
 import { mountHistory } from "./history.ts";
 import { mountIngest } from "./ingest.ts";
@@ -12,9 +13,13 @@ import {
 import { mountLatest } from "./latest.ts";
 
 /** /api/telemetry (spec §4, Telemetry). Writes need telemetry:write, reads telemetry:read. */
-export function telemetryRoutes(ctx: ServiceContext): Router {
-  const router = telemetryIngestRoutes(ctx, localIngestWriter(ctx), localColumnsWriter(ctx));
-  mountLatest(router, ctx);
+export function telemetryRoutes(ctx: ServiceContext, telemetry: TelemetryService): Router {
+  const router = telemetryIngestRoutes(
+    ctx,
+    localIngestWriter(ctx, telemetry),
+    localColumnsWriter(ctx, telemetry),
+  );
+  mountLatest(router, ctx, telemetry);
   mountHistory(router, ctx);
   return router;
 }

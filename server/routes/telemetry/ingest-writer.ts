@@ -2,7 +2,8 @@ import { fromColumns, type PayloadColumns } from "../../http-workers/payload-col
 import type { AuthContext } from "../../services/auth/auth-context.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { ingestTelemetry, type TelemetryPayloadInput } from "../../services/telemetry/ingest.ts";
-import type { WriteResult } from "../../services/telemetry/types.ts";
+import type { TelemetryService } from "../../services/telemetry/service.ts";
+import type { WriteResult } from "../../store/ports/telemetry-store.ts";
 
 /** POST /telemetry takes one payload, POST /telemetry/batch its `items`. */
 export type IngestShape = "payload" | "batch";
@@ -24,8 +25,8 @@ export type IngestWriter = (
   shape: IngestShape,
 ) => Promise<WriteResult>;
 
-export function localIngestWriter(ctx: ServiceContext): IngestWriter {
-  return (auth, payloads, shape) => ingestTelemetry(ctx, auth, payloads, fieldOf[shape]);
+export function localIngestWriter(ctx: ServiceContext, telemetry: TelemetryService): IngestWriter {
+  return (auth, payloads, shape) => ingestTelemetry(ctx, telemetry, auth, payloads, fieldOf[shape]);
 }
 
 /** The same, given the payloads in columns (the byte parser's output, or an HTTP worker's message). */
@@ -35,7 +36,7 @@ export type ColumnsWriter = (
   shape: IngestShape,
 ) => Promise<WriteResult>;
 
-export function localColumnsWriter(ctx: ServiceContext): ColumnsWriter {
-  const write = localIngestWriter(ctx);
+export function localColumnsWriter(ctx: ServiceContext, telemetry: TelemetryService): ColumnsWriter {
+  const write = localIngestWriter(ctx, telemetry);
   return (auth, columns, shape) => write(auth, fromColumns(columns), shape);
 }

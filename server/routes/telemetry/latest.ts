@@ -4,6 +4,7 @@ import { bearer, errorResponses } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
 import { latestTelemetry } from "../../services/telemetry/latest.ts";
 import { rawTelemetryCsv } from "../../services/telemetry/raw-csv.ts";
+import type { TelemetryService } from "../../services/telemetry/service.ts";
 import type { Router } from "../router.ts";
 import { wantsCsv } from "./csv-negotiation.ts";
 import { assetParams, latestQuery, TELEMETRY_TAG, telemetryPayloadSchema } from "./schema.ts";
@@ -46,14 +47,14 @@ const route = createRoute({
   },
 });
 
-export function mountLatest(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, (c) => {
+export function mountLatest(router: Router, ctx: ServiceContext, telemetry: TelemetryService): void {
+  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, async (c) => {
     const query = c.req.valid("query");
     const assetId = c.req.valid("param").asset_id;
     if (!wantsCsv(query.format, c.req.header("accept"))) {
-      return c.json(latestTelemetry(ctx, c.get("auth"), assetId, query), 200);
+      return c.json(await latestTelemetry(ctx, telemetry, c.get("auth"), assetId, query), 200);
     }
-    const csv = rawTelemetryCsv(ctx, c.get("auth"), assetId, query);
+    const csv = await rawTelemetryCsv(ctx, c.get("auth"), assetId, query);
     return c.body(csv.body, 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${csv.filename}"`,

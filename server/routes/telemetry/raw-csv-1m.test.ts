@@ -2,7 +2,6 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchOfInstants, type TelemetryInstant } from "../../../shared/telemetry/batch.ts";
-import { telemetryService } from "../../services/telemetry/service.ts";
 import { type Field, field, iso, post } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 
@@ -37,7 +36,7 @@ describe("GET /api/telemetry/{asset_id}?format=csv with 1,000,000 readings", () 
     asset = await t.asset(f.projectId);
     base = t.clock.now().getTime() - TIMESTAMPS * SEC - 3_600_000;
     // Seeded through the service's batch ingest (10,000 readings per call), not 1M requests.
-    const service = telemetryService(t.server.context);
+    const service = t.server.telemetry;
     const perCall = 10_000 / VARIABLES.length;
     for (let start = 0; start < TIMESTAMPS; start += perCall) {
       const items: TelemetryInstant[] = [];

@@ -48,6 +48,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     try {
       const ack = await receiveAgentBatch(
         t.server.context,
+        t.server.telemetry,
         projectId,
         batchOf(1, [
           {
@@ -110,14 +111,17 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
       ],
       agentId,
     );
-    const first = await receiveAgentBatch(t.server.context, projectId, batch);
+    const first = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     const stored = rawRows(wellB);
-    const again = await receiveAgentBatch(t.server.context, projectId, batch);
+    const again = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(first).toMatchObject({ accepted: 2, duplicate: false });
     expect(again).toEqual({ agent_id: agentId, seq: 7, accepted: 0, duplicate: true });
     expect(rawRows(wellB)).toBe(stored);
     // The same seq from another agent is another batch.
-    const other = await receiveAgentBatch(t.server.context, projectId, { ...batch, agent_id: randomUUID() });
+    const other = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, {
+      ...batch,
+      agent_id: randomUUID(),
+    });
     expect(other).toMatchObject({ duplicate: false, accepted: 0 });
   });
 
@@ -174,7 +178,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
       "CREATE TEMP TRIGGER fail_alarm_insert BEFORE INSERT ON alarms BEGIN SELECT RAISE(ABORT, 'alarm store failed'); END",
     );
     try {
-      await expect(receiveAgentBatch(t.server.context, projectId, batch)).rejects.toThrow(
+      await expect(receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch)).rejects.toThrow(
         "alarm store failed",
       );
     } finally {
@@ -186,10 +190,10 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     expect(usage()).toBe(usageBefore);
 
     // The agent got no ack and sends the batch again: stored once, with its alarm and its record.
-    const ack = await receiveAgentBatch(t.server.context, projectId, batch);
+    const ack = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(ack).toEqual({ agent_id: agentId, seq: 3, accepted: 2, duplicate: false });
     expect([rawRows(well), batches(), alarmRows(), usage()]).toEqual([2, 1, 1, usageBefore + 2]);
-    const again = await receiveAgentBatch(t.server.context, projectId, batch);
+    const again = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(again).toEqual({ agent_id: agentId, seq: 3, accepted: 0, duplicate: true });
     expect([rawRows(well), batches(), alarmRows(), usage()]).toEqual([2, 1, 1, usageBefore + 2]);
   });
@@ -199,6 +203,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     const unknown = randomUUID();
     const ack = await receiveAgentBatch(
       t.server.context,
+      t.server.telemetry,
       projectId,
       batchOf(1, [
         { asset_id: elsewhere, variable: "pressure", points: [[ts, 1]] },

@@ -7,7 +7,6 @@ import { persistRuleTransitions, type RuleTransition } from "./persist-rule-tran
 import { publishAlarms } from "./publish.ts";
 import { loadEnabledRules, type ProjectRules, type RuleSlot } from "./rule-cache.ts";
 import type { RuleChangeListener } from "./rule-listener.ts";
-import { loadLastReports } from "./start-state.ts";
 
 /** How often silence is checked: a tenth of the comm_loss limit, between 1 s and 30 s. */
 export function commLossCheckIntervalMs(limitSeconds: number): number {
@@ -116,7 +115,8 @@ export class AlarmEngine implements RuleChangeListener {
       else if (open.ruleId)
         this.#statesOf(open.ruleId).set(open.assetId, activeState(open.timestamp.getTime()));
     }
-    for (const r of loadLastReports(this.#ctx.db)) this.#lastSeen.set(r.assetId, r.lastTs);
+    // When each asset last reported (its series' newest reading), for comm_loss.
+    for (const r of await this.#ctx.store.telemetry.lastReports()) this.#lastSeen.set(r.assetId, r.lastTs);
   }
 
   async #checkSilence(): Promise<number> {

@@ -9,8 +9,6 @@ import {
   HISTORY_DEFAULT_RANGE_MS,
   HISTORY_MAX_RANGE_DAYS,
 } from "./limits.ts";
-import { assetSeries } from "./raw-filter.ts";
-import { telemetryService } from "./service.ts";
 
 /** Spec §2, TelemetryHistoryItem: one window (5 minutes by default) of one variable. */
 export type HistoryItem = {
@@ -22,9 +20,6 @@ export type HistoryItem = {
 };
 
 export type HistoryRange = { from?: string | undefined; to?: string | undefined };
-
-/** [bucket, count, sum, min, max] */
-type RollupRow = [number, number, number, number, number];
 
 /**
  * Resolves the requested range: `to` defaults to now, `from` to 24 hours before `to`. 400 when
@@ -54,23 +49,6 @@ export type HistoryQuery = HistoryRange & {
 
 const WIDTH: Record<HistoryInterval, number> = { "5m": BUCKET_5M_MS, "1h": BUCKET_1H_MS, "1d": DAY_MS };
 
-/*
- * Windows start on multiples of their width since the UTC epoch. 5m and 1h are the kept rollup
- * tables themselves; a day is the sum of its 24 hourly rows, so days are UTC days (a project's
- * zone can be off UTC by a non-whole hour, which hourly rows could not cut; the ANH report has
- * the project's production day). Parameters: series, first window start, end (exclusive) of
- * the last window wanted; rows: [bucket, count, sum, min, max].
- */
-const WINDOW_SQL: Record<HistoryInterval, string> = {
-  "5m": `SELECT bucket, count, sum, min, max FROM telemetry_rollup_5m
-         WHERE series_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
-  "1h": `SELECT bucket, count, sum, min, max FROM telemetry_rollup_1h
-         WHERE series_id = ? AND bucket >= ? AND bucket < ? ORDER BY bucket`,
-  "1d": `SELECT bucket - bucket % ${DAY_MS} AS day, sum(count), sum(sum), min(min), max(max)
-         FROM telemetry_rollup_1h WHERE series_id = ? AND bucket >= ? AND bucket < ?
-         GROUP BY day ORDER BY day`,
-};
-
 /**
  * GET /telemetry/{asset_id}/history: one item per (window, variable) with data, for the windows
  * that overlap [from, to], ascending by window then variable. Windows are 5 minutes unless
@@ -78,24 +56,23 @@ const WINDOW_SQL: Record<HistoryInterval, string> = {
  * variables. Served from the rollups, never from raw rows, so it reaches back beyond the raw
  * retention and costs one indexed range read per series.
  */
-export function telemetryHistory(
+export async function telemetryHistory(
   ctx: ServiceContext,
   auth: AuthContext,
   assetId: string,
   query: HistoryQuery,
-): HistoryItem[] {
+): Promise<HistoryItem[]> {
   const { fromMs, toMs } = historyRange(ctx.clock.now().getTime(), query);
-  visibleAssetProject(ctx, auth, assetId);
-  const { sqlite } = ctx;
-  const series = assetSeries(sqlite, assetId, query.variable);
+  await visibleAssetProject(ctx, auth, assetId);
+  const telemetry = ctx.store.telemetry;
+  const series = await telemetry.assetSeries(assetId, query.variable);
   // Live readings reach the rollups in a pass a moment after their commit: finish it for these.
-  telemetryService(ctx).rollUp(series.map((s) => s.id));
+  await telemetry.rollUp(series.map((s) => s.id));
   const interval = query.interval ?? "5m";
   const width = WIDTH[interval];
-  const read = sqlite.prepare<[number, number, number], RollupRow>(WINDOW_SQL[interval]).raw();
   const firstBucket = fromMs - (fromMs % width);
   const end = toMs - (toMs % width) + width;
-  const lists = series.map((s) => read.all(s.id, firstBucket, end));
+  const lists = await Promise.all(series.map((s) => telemetry.windows(s.id, interval, firstBucket, end)));
   // Each list is ascending by bucket and the lists are in variable order: sweep bucket by bucket.
   const heads = new Array<number>(lists.length).fill(0);
   const items: HistoryItem[] = [];

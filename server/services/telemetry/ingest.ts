@@ -4,11 +4,11 @@ import {
   type TelemetryInstant,
 } from "../../../shared/telemetry/batch.ts";
 import { AppError } from "../../errors.ts";
+import type { WriteResult } from "../../store/ports/telemetry-store.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { MAX_FUTURE_SKEW_MS, MAX_READINGS_PER_REQUEST } from "./limits.ts";
-import { telemetryService } from "./service.ts";
-import type { WriteResult } from "./types.ts";
+import type { TelemetryService } from "./service.ts";
 
 /** A payload as the API receives it (spec §2, TelemetryPayload), already schema-valid. */
 export type TelemetryPayloadInput = {
@@ -30,6 +30,7 @@ export type TelemetryPayloadInput = {
  */
 export async function ingestTelemetry(
   ctx: ServiceContext,
+  service: TelemetryService,
   auth: AuthContext,
   payloads: readonly TelemetryPayloadInput[],
   field: (index: number) => string,
@@ -42,7 +43,11 @@ export async function ingestTelemetry(
       `at most ${MAX_READINGS_PER_REQUEST} readings per request; this one has ${readings} (split it)`,
     );
   }
-  const service = telemetryService(ctx);
+  // Each asset's project, asked once per request (a batch's payloads share a few assets).
+  const projects = new Map<string, string | undefined>();
+  for (const p of payloads) {
+    if (!projects.has(p.asset_id)) projects.set(p.asset_id, await service.projectOfAsset(p.asset_id));
+  }
   const now = ctx.clock.now().getTime();
   const oldest = service.retentionCutoff(now);
   const instants: TelemetryInstant[] = new Array(payloads.length);
@@ -63,7 +68,7 @@ export async function ingestTelemetry(
         `${field(i)}timestamp: is older than the raw retention window (TELEMETRY_RETENTION_DAYS=${ctx.config.TELEMETRY_RETENTION_DAYS})`,
       );
     }
-    const projectId = service.projectOfAsset(p.asset_id);
+    const projectId = projects.get(p.asset_id);
     if (projectId === undefined || !canSeeProject(auth, projectId)) {
       throw new AppError("NotFound", `${field(i)}asset_id: asset not found`);
     }

@@ -2,15 +2,19 @@ import { notFound } from "../../errors.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { LATEST_LIMIT_DEFAULT } from "./limits.ts";
-import { assetSeries, type RawQuery, rawRange } from "./raw-filter.ts";
-import { telemetryService } from "./service.ts";
+import { type RawQuery, rawRange } from "./raw-filter.ts";
+import type { TelemetryService } from "./service.ts";
 
 export type LatestReading = { variable: string; value: number; unit?: string };
 export type LatestPayload = { asset_id: string; timestamp: string; readings: LatestReading[] };
 
 /** 404 unless the asset exists in one of the caller's projects (existence is not revealed). */
-export function visibleAssetProject(ctx: ServiceContext, auth: AuthContext, assetId: string): string {
-  const projectId = telemetryService(ctx).projectOfAsset(assetId);
+export async function visibleAssetProject(
+  ctx: ServiceContext,
+  auth: AuthContext,
+  assetId: string,
+): Promise<string> {
+  const projectId = await ctx.store.telemetry.projectOfAsset(assetId);
   if (projectId === undefined || !canSeeProject(auth, projectId)) throw notFound("asset");
   return projectId;
 }
@@ -24,21 +28,21 @@ export function visibleAssetProject(ctx: ServiceContext, auth: AuthContext, asse
  * Each series contributes at most its own newest `limit` timestamps, which is all the answer can
  * need from it: one indexed range read per series, newest first, raw rows and packed blocks alike.
  */
-export function latestTelemetry(
+export async function latestTelemetry(
   ctx: ServiceContext,
+  telemetry: TelemetryService,
   auth: AuthContext,
   assetId: string,
   query: RawQuery,
-): LatestPayload[] {
+): Promise<LatestPayload[]> {
   const { fromMs, toMs } = rawRange(query);
   const limit = query.limit ?? LATEST_LIMIT_DEFAULT;
-  visibleAssetProject(ctx, auth, assetId);
-  const { sqlite } = ctx;
-  const series = assetSeries(sqlite, assetId, query.variable);
-  const points = telemetryService(ctx).points;
+  await visibleAssetProject(ctx, auth, assetId);
+  const series = await ctx.store.telemetry.assetSeries(assetId, query.variable);
+  const points = telemetry.points;
   const byTs = new Map<number, LatestReading[]>();
   for (const s of series) {
-    for (const [ts, value] of points.descending(s.id, fromMs, toMs, limit)) {
+    for (const [ts, value] of await points.descending(s.id, fromMs, toMs, limit)) {
       let readings = byTs.get(ts);
       if (!readings) {
         readings = [];

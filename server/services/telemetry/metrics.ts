@@ -1,28 +1,24 @@
-import { Counter, Gauge, type Registry } from "prom-client";
+import { Counter, type Registry } from "prom-client";
 
 /** Running totals the write path keeps in plain fields; Prometheus reads them at scrape time. */
 export type TelemetryTotals = {
   stored: number;
   duplicates: number;
-  commits: number;
-  commitSeconds: number;
   retentionDeleted: number;
   packedRows: number;
   packedBlocks: number;
   packSeconds: number;
 };
 
-/** Telemetry metrics on this server's registry; the write path never touches prom-client. */
-export function registerTelemetryMetrics(
-  registry: Registry,
-  read: () => TelemetryTotals & { rollupPending: number },
-): void {
+/**
+ * The telemetry service's metrics on this server's registry (the store's writer registers its own:
+ * commits, roll-up backlog); the write path never touches prom-client.
+ */
+export function registerTelemetryMetrics(registry: Registry, read: () => TelemetryTotals): void {
   if (registry.getSingleMetric("caudal_telemetry_points_total")) return;
   const seen: TelemetryTotals = {
     stored: 0,
     duplicates: 0,
-    commits: 0,
-    commitSeconds: 0,
     retentionDeleted: 0,
     packedRows: 0,
     packedBlocks: 0,
@@ -42,30 +38,6 @@ export function registerTelemetryMetrics(
     collect() {
       this.inc({ outcome: "stored" }, delta("stored"));
       this.inc({ outcome: "duplicate" }, delta("duplicates"));
-    },
-  });
-  new Counter({
-    name: "caudal_telemetry_commits_total",
-    help: "Group commits of the telemetry write path",
-    registers: [registry],
-    collect() {
-      this.inc(delta("commits"));
-    },
-  });
-  new Counter({
-    name: "caudal_telemetry_commit_seconds_total",
-    help: "Time spent in telemetry group commits (the event loop is blocked meanwhile)",
-    registers: [registry],
-    collect() {
-      this.inc(delta("commitSeconds"));
-    },
-  });
-  new Gauge({
-    name: "caudal_telemetry_rollup_pending_series",
-    help: "Series with readings not yet folded into the 5-minute and hourly rollups",
-    registers: [registry],
-    collect() {
-      this.set(read().rollupPending);
     },
   });
   new Counter({

@@ -1,13 +1,12 @@
+import type { PointReader, PointRow, SeriesRef } from "../../store/ports/telemetry-store.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { CRLF, csvField } from "./csv-field.ts";
 import { visibleAssetProject } from "./latest.ts";
 import { MAX_FUTURE_SKEW_MS } from "./limits.ts";
-import { assetSeries, type RawQuery, rawRange, type SeriesRef } from "./raw-filter.ts";
-import type { PointRow, SeriesPoints } from "./series-points.ts";
-import { telemetryService } from "./service.ts";
+import { type RawQuery, rawRange } from "./raw-filter.ts";
 
-/** Rows read from SQLite per export and page, over all its series (the memory an export holds). */
+/** Rows read from storage per export and page, over all its series (the memory an export holds). */
 export const CSV_PAGE_ROWS = 16_384;
 /** A chunk is handed to the HTTP response once it holds about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
@@ -41,44 +40,45 @@ const nextTick = () => new Promise<void>((resolve) => setImmediate(resolve));
  * to the event loop first, so ingest keeps its turn; nothing is read ahead of what the client has
  * taken (backpressure).
  */
-export function rawTelemetryCsv(
+export async function rawTelemetryCsv(
   ctx: ServiceContext,
   auth: AuthContext,
   assetId: string,
   query: RawQuery,
-): CsvExport {
+): Promise<CsvExport> {
   const range = rawRange(query);
-  visibleAssetProject(ctx, auth, assetId);
-  const { sqlite } = ctx;
-  const series = assetSeries(sqlite, assetId, query.variable);
+  await visibleAssetProject(ctx, auth, assetId);
+  const series = await ctx.store.telemetry.assetSeries(assetId, query.variable);
   // One decoded block per series kept between pages: a page rarely ends on a block's edge.
-  const points = telemetryService(ctx).pointsReader(Math.max(4, series.length));
+  const points = ctx.store.telemetry.pointReader(Math.max(4, series.length));
   // Without `to`, the export ends at what may exist when it starts (ingest refuses later stamps),
   // so a busy series cannot keep it running.
   const toMs = Math.min(range.toMs, ctx.clock.now().getTime() + MAX_FUTURE_SKEW_MS);
   const fromMs =
     query.limit === undefined
       ? range.fromMs
-      : Math.max(range.fromMs, oldestOfNewest(points, series, range.fromMs, toMs, query.limit));
+      : Math.max(range.fromMs, await oldestOfNewest(points, series, range.fromMs, toMs, query.limit));
   return { filename: `telemetry-${assetId}.csv`, body: csvStream(points, series, fromMs, toMs) };
 }
 
 /** The oldest of the newest `limit` distinct timestamps in [fromMs, toMs] (+∞ when there are none). */
-function oldestOfNewest(
-  points: SeriesPoints,
+async function oldestOfNewest(
+  points: PointReader,
   series: readonly SeriesRef[],
   fromMs: number,
   toMs: number,
   limit: number,
-): number {
+): Promise<number> {
   const stamps = new Set<number>();
-  for (const s of series) for (const [ts] of points.descending(s.id, fromMs, toMs, limit)) stamps.add(ts);
+  for (const s of series) {
+    for (const [ts] of await points.descending(s.id, fromMs, toMs, limit)) stamps.add(ts);
+  }
   const sorted = [...stamps].sort((a, b) => b - a);
   return sorted[Math.min(limit, sorted.length) - 1] ?? Number.POSITIVE_INFINITY;
 }
 
 function csvStream(
-  points: SeriesPoints,
+  points: PointReader,
   series: readonly SeriesRef[],
   fromMs: number,
   toMs: number,
@@ -104,7 +104,7 @@ function csvStream(
         if (cancelled) return;
         let chunk = headerSent ? "" : CSV_HEADER;
         headerSent = true;
-        const done = fill(cursors, points, perSeries, toMs, (line) => {
+        const done = await fill(cursors, points, perSeries, toMs, (line) => {
           chunk += line;
           return chunk.length < CHUNK_CHARS;
         });
@@ -123,17 +123,17 @@ function csvStream(
  * Emits lines in (timestamp, variable) order until `emit` says the chunk is full or every cursor
  * is exhausted (then true). Each distinct timestamp is emitted whole before `emit` can stop it.
  */
-function fill(
+async function fill(
   cursors: Cursor[],
-  points: SeriesPoints,
+  points: PointReader,
   perSeries: number,
   toMs: number,
   emit: (line: string) => boolean,
-): boolean {
+): Promise<boolean> {
   for (;;) {
     let ts = Number.POSITIVE_INFINITY;
     for (const c of cursors) {
-      const head = headOf(c, points, perSeries, toMs);
+      const head = c.at < c.rows.length ? c.rows[c.at] : await nextPage(c, points, perSeries, toMs);
       if (head !== undefined && head[0] < ts) ts = head[0];
     }
     if (ts === Number.POSITIVE_INFINITY) return true;
@@ -150,11 +150,15 @@ function fill(
   }
 }
 
-/** The cursor's next row, reading its next page when the current one is used up. */
-function headOf(c: Cursor, points: SeriesPoints, perSeries: number, toMs: number): PointRow | undefined {
-  if (c.at < c.rows.length) return c.rows[c.at];
+/** The cursor's next row once its current page is used up: the first of its next page, if any. */
+async function nextPage(
+  c: Cursor,
+  points: PointReader,
+  perSeries: number,
+  toMs: number,
+): Promise<PointRow | undefined> {
   if (c.exhausted) return undefined;
-  c.rows = points.ascending(c.series.id, c.after + 1, toMs, perSeries);
+  c.rows = await points.ascending(c.series.id, c.after + 1, toMs, perSeries);
   c.at = 0;
   const last = c.rows.at(-1);
   if (last) c.after = last[0];

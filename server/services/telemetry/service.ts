@@ -1,30 +1,18 @@
 import type { BatchSeries, TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import { AppError } from "../../errors.ts";
+import type {
+  BatchTransaction,
+  PackTotals,
+  PointReader,
+  TelemetryStore,
+  WriteResult,
+} from "../../store/ports/telemetry-store.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
-import { WalCheckpointer } from "./checkpointer.ts";
-import { seedYoungBlocks, YOUNG_BLOCKS_LOOKBACK_MS, YoungBlocks } from "./compact-blocks.ts";
-import { GroupCommit, type GroupCommitOptions, type JobTransaction } from "./group-commit.ts";
-import { TelemetryInbox } from "./inbox.ts";
 import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
-import { TelemetryLookups } from "./lookups.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
-import { BlockCache } from "./packed-blocks.ts";
-import { type PackTotals, TelemetryPacker } from "./packer.ts";
-import { deleteExpiredRaw } from "./retention.ts";
-import { RollupTracker } from "./rollup-tracker.ts";
-import { SeriesPoints } from "./series-points.ts";
-import { WriteStatements } from "./statements.ts";
-import type { WriteResult } from "./types.ts";
 
-export type TelemetryServiceOptions = GroupCommitOptions & {
-  /**
-   * How often pending readings are rolled up into the 5-minute and hourly rollups. A series costs
-   * about 50 µs per pass however few its new rows, so every second made 10,000 live series take
-   * half a core; every 10 s takes a twentieth. Readers never wait for it: they roll their series
-   * up first (rollUp).
-   */
-  rollupIntervalMs: number;
+export type TelemetryServiceOptions = {
   /** How often raw readings older than TELEMETRY_RETENTION_DAYS are deleted. */
   retentionIntervalMs: number;
   /** Delay of the first retention pass after start-up. */
@@ -38,90 +26,57 @@ export type TelemetryServiceOptions = GroupCommitOptions & {
    * than at the next interval, and not while they keep coming.
    */
   packColdQuietMs: number;
-  /** How often the inbox is emptied when fewer than INBOX_MOVE_ROWS rows wait (inbox.ts). */
-  inboxMoveIntervalMs: number;
-  /** Background WAL checkpoint period, and the WAL size (pages) at which a commit checkpoints. */
-  checkpointIntervalMs: number;
-  autocheckpointPages: number;
 };
 
 /** Decoded blocks kept for readers: ~16 MB at most (4,096 points of 16 bytes each). */
 const READER_BLOCK_CACHE = 256;
 
-/** Defaults; blockPoints comes from TELEMETRY_BLOCK_POINTS. */
-export const DEFAULT_TELEMETRY_OPTIONS: Omit<TelemetryServiceOptions, "blockPoints"> = {
-  windowMs: 5,
-  maxQueuedReadings: 20_000,
-  rollupIntervalMs: 10_000,
+export const DEFAULT_TELEMETRY_OPTIONS: TelemetryServiceOptions = {
   retentionIntervalMs: 3600_000,
   retentionFirstRunMs: 60_000,
   packIntervalMs: 300_000,
   packFirstRunMs: 90_000,
   packColdQuietMs: 5_000,
-  inboxMoveIntervalMs: 500,
-  checkpointIntervalMs: 200,
-  autocheckpointPages: 4_000,
 };
 
 type Running = {
-  commits: GroupCommit;
-  inbox: TelemetryInbox;
-  tracker: RollupTracker;
-  packer: TelemetryPacker;
-  checkpointer: WalCheckpointer;
   timers: NodeJS.Timeout[];
   /** Armed, and pushed back, by writes of cold readings: see packColdQuietMs. */
   coldQuiet: NodeJS.Timeout | undefined;
-  /** The connection's wal_autocheckpoint before start(), restored by stop(). */
-  autocheckpoint: number;
 };
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/*
- * All telemetry writing happens on the server's own connection, on the event loop. A writer
- * thread with a second connection was tried and measured (it took ~90 µs a request off the event
- * loop) but rejected: with two connections writing, any deferred transaction on the server's
- * connection that reads and then writes fails with SQLITE_BUSY_SNAPSHOT whenever the other
- * commits in between, and the rest of the server is written that way (drizzle's default).
- */
-
 /**
- * Telemetry storage of one server: the group-committed write path with its lookups, the roll-up
- * pass, the raw retention job, the packing of cold readings and the WAL checkpointer. The constructor only assigns; start()
- * prepares statements, installs the lookup triggers, starts the checkpointer thread and arms the
- * timers; stop() commits what is queued, rolls everything up and undoes the rest (DESIGN.md,
- * Lifecycles).
+ * Telemetry of one server, over its TelemetryStore: what ingest stores (readings older than the
+ * raw retention are not), the billing period of each write, the telemetry event after each commit,
+ * and when retention and packing run (their cutoffs come from the configuration; the store does
+ * the work). The constructor only assigns; start() starts the store's writer and arms the timers;
+ * stop() disarms them and stops the writer (DESIGN.md, Lifecycles). The server builds one and
+ * hands it to what writes or reads telemetry.
  */
 export class TelemetryService {
   readonly #ctx: ServiceContext;
+  readonly #store: TelemetryStore;
   readonly #options: TelemetryServiceOptions;
-  readonly #lookups: TelemetryLookups;
   readonly #totals: TelemetryTotals = {
     stored: 0,
     duplicates: 0,
-    commits: 0,
-    commitSeconds: 0,
     retentionDeleted: 0,
     packedRows: 0,
     packedBlocks: 0,
     packSeconds: 0,
   };
   #running: Running | undefined;
-  #points: SeriesPoints | undefined;
-  #background: Promise<unknown> | undefined;
+  #points: PointReader | undefined;
   #retentionRun: Promise<number> | undefined;
   #packRun: Promise<PackTotals> | undefined;
   #stopping = false;
 
   constructor(ctx: ServiceContext, options: Partial<TelemetryServiceOptions> = {}) {
     this.#ctx = ctx;
-    this.#options = {
-      ...DEFAULT_TELEMETRY_OPTIONS,
-      blockPoints: ctx.config.TELEMETRY_BLOCK_POINTS,
-      ...options,
-    };
-    this.#lookups = new TelemetryLookups(ctx.sqlite);
+    this.#store = ctx.store.telemetry;
+    this.#options = { ...DEFAULT_TELEMETRY_OPTIONS, ...options };
   }
 
   /**
@@ -129,125 +84,71 @@ export class TelemetryService {
    * requests: preparing the statements and decoding a series' newest block on every request cost
    * a live dashboard's poll ~0.5 ms a series.
    */
-  get points(): SeriesPoints {
+  get points(): PointReader {
     this.#points ??= this.pointsReader(READER_BLOCK_CACHE);
     return this.#points;
   }
 
   /** A reader of stored points with its own cache of `cachedBlocks` decoded blocks. */
-  pointsReader(cachedBlocks: number): SeriesPoints {
-    return new SeriesPoints(this.#ctx.sqlite, new BlockCache(cachedBlocks), this.#settleInbox);
+  pointsReader(cachedBlocks: number): PointReader {
+    return this.#store.pointReader(cachedBlocks);
   }
 
   get started(): boolean {
     return this.#running !== undefined;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.#running) return;
-    const { sqlite, logger, metrics } = this.#ctx;
+    const { logger, metrics, clock, config } = this.#ctx;
     this.#stopping = false;
-    this.#lookups.install({ triggers: true });
-    const statements = new WriteStatements(sqlite);
-    const young = new YoungBlocks();
-    const inbox = new TelemetryInbox(sqlite, statements, young, this.#options.blockPoints);
-    // Rows a crash (or a kill) left in the inbox: stored points like any other, moved first.
-    inbox.settle();
-    const tracker = new RollupTracker(sqlite, inbox.settle);
-    const lookups = this.#lookups;
-    const commits = new GroupCommit(
+    await this.#store.start(
+      { blockPoints: config.TELEMETRY_BLOCK_POINTS },
       {
-        sqlite,
-        statements,
-        lookups,
-        tracker,
-        inbox,
-        young,
-        totals: this.#totals,
         warn: (message, fields) => logger.warn(message, fields),
-        // The triggers see this connection's changes; another process's are caught here.
-        beforeWrite: () => {
-          if (lookups.clearIfChangedElsewhere()) inbox.suspectAll();
-        },
+        error: (message, fields) => logger.error(message, fields),
+        info: (message, fields) => logger.info(message, fields),
+        metrics,
+        now: () => clock.now().getTime(),
       },
-      this.#options,
     );
-    const autocheckpoint = Number(sqlite.pragma("wal_autocheckpoint", { simple: true }));
-    sqlite.pragma(`wal_autocheckpoint = ${this.#options.autocheckpointPages}`);
-    const checkpointer = new WalCheckpointer(sqlite, logger, {
-      intervalMs: this.#options.checkpointIntervalMs,
-    });
-    checkpointer.start();
-    registerTelemetryMetrics(metrics, () => ({ ...this.#totals, rollupPending: tracker.pendingSeries }));
+    registerTelemetryMetrics(metrics, () => this.#totals);
     const timers = [
       setTimeout(() => this.#scheduledRetention(), this.#options.retentionFirstRunMs),
       setInterval(() => this.#scheduledRetention(), this.#options.retentionIntervalMs),
       setTimeout(() => this.#scheduledPacking(), this.#options.packFirstRunMs),
       setInterval(() => this.#scheduledPacking(), this.#options.packIntervalMs),
-      setInterval(() => this.#scheduledRollup(), this.#options.rollupIntervalMs),
-      setInterval(() => commits.moveInbox(), this.#options.inboxMoveIntervalMs),
     ];
     for (const t of timers) t.unref();
-    const packer = new TelemetryPacker(sqlite, tracker, young);
-    this.#running = {
-      commits,
-      inbox,
-      tracker,
-      packer,
-      checkpointer,
-      timers,
-      coldQuiet: undefined,
-      autocheckpoint,
-    };
-    // After a restart: the series whose roll-up a crash cut short (found before start() returns
-    // when there are fewer than 500 series), the small blocks the packer is to join, then the
-    // roll-up of those series.
-    const stop = () => this.#stopping;
-    const since = this.#ctx.clock.now().getTime() - YOUNG_BLOCKS_LOOKBACK_MS;
-    this.#runBackground(() =>
-      tracker
-        .scan(stop)
-        .then(() => seedYoungBlocks(sqlite, young, since, stop))
-        .then(() => tracker.drain(stop)),
-    );
+    this.#running = { timers, coldQuiet: undefined };
   }
 
-  /** Commits what is queued, finishes background work, rolls everything up, stops the checkpointer. */
+  /** Disarms the timers, then stops the store's writer (it commits what is queued). */
   async stop(): Promise<void> {
     const running = this.#running;
     if (!running) return;
     this.#stopping = true;
     for (const t of running.timers) clearTimeout(t);
     clearTimeout(running.coldQuiet);
-    running.commits.flush();
-    running.commits.moveInbox();
-    await this.#background?.catch(() => undefined);
+    // The writer cuts a retention or packing pass short, then commits and rolls everything up.
+    await this.#store.stop();
     await this.#retentionRun?.catch(() => 0);
     await this.#packRun?.catch(() => undefined);
-    try {
-      while (!running.tracker.step());
-    } catch (err) {
-      // Not fatal: the next start finds these series still pending (readRollupState).
-      this.#ctx.logger.error("telemetry roll-up at shutdown failed", { error: errorText(err) });
-    }
-    await running.checkpointer.stop();
-    if (this.#ctx.sqlite.open) this.#ctx.sqlite.pragma(`wal_autocheckpoint = ${running.autocheckpoint}`);
     this.#running = undefined;
-    this.#lookups.uninstall();
   }
 
   /** The project owning `assetId`; undefined when the asset does not exist. */
-  projectOfAsset(assetId: string): string | undefined {
-    return this.#lookups.projectOf(assetId);
+  projectOfAsset(assetId: string): Promise<string | undefined> {
+    return this.#store.projectOfAsset(assetId);
   }
 
   /**
    * Stores a validated batch in the next group commit; resolves once it is committed, with what
    * was stored (see WriteResult), after its telemetry event (the stored part of the batch) was
    * emitted. Points older than the retention window are not stored. `tx`: more work committed in
-   * the same transaction as the points, all or nothing (see JobTransaction).
+   * the same transaction as the points, all or nothing (see BatchTransaction).
    */
-  async write(batch: TelemetryBatch, tx?: JobTransaction): Promise<WriteResult> {
+  async write(batch: TelemetryBatch, tx?: BatchTransaction): Promise<WriteResult> {
     const running = this.#require();
     const now = this.#ctx.clock.now();
     const { kept, expired, oldest } = withoutExpired(batch, this.retentionCutoff(now.getTime()));
@@ -255,7 +156,9 @@ export class TelemetryService {
       return { accepted: 0, duplicates: 0, ...(expired ? { expired } : {}) };
     }
     // Billing counts a point in the UTC month it was received (spec §2, BillingUsage).
-    const written = await running.commits.submit(kept, now.toISOString().slice(0, 7), tx);
+    const written = await this.#store.write(kept, now.toISOString().slice(0, 7), tx);
+    this.#totals.stored += written.result.accepted;
+    this.#totals.duplicates += written.result.duplicates;
     if (oldest < this.packCutoff(now.getTime())) this.#coldWritten(running);
     if (written.committed.series.length > 0) this.#emit(written.committed);
     return expired === 0 ? written.result : { ...written.result, expired };
@@ -265,18 +168,16 @@ export class TelemetryService {
    * Brings the rollups of these series up to date, now. Readers of rollups call it first, so what
    * they see includes every committed reading.
    */
-  rollUp(seriesIds: readonly number[]): void {
-    this.#require().tracker.ensure(seriesIds);
+  rollUp(seriesIds: readonly number[]): Promise<void> {
+    return this.#store.rollUp(seriesIds);
   }
 
   /**
    * Empties the inbox and rolls up everything pending, now (tests; readers of many series): the
-   * raw rows, packed blocks and rollups then hold every committed reading.
+   * stored readings and rollups then hold every committed reading.
    */
-  rollUpAll(): void {
-    const { tracker, inbox } = this.#require();
-    inbox.settle();
-    while (!tracker.step());
+  rollUpAll(): Promise<void> {
+    return this.#store.rollUpAll();
   }
 
   /** Earliest timestamp still kept raw (TELEMETRY_RETENTION_DAYS before now). */
@@ -290,13 +191,11 @@ export class TelemetryService {
    */
   runRetention(): Promise<number> {
     if (this.#retentionRun !== undefined) return this.#retentionRun;
-    const { tracker, inbox } = this.#require();
-    const run = Promise.resolve()
-      .then(() => inbox.settle())
-      .then(() => tracker.drain(() => this.#stopping))
-      .then(async () => {
-        const cutoff = this.retentionCutoff(this.#ctx.clock.now().getTime());
-        const deleted = await deleteExpiredRaw(this.#ctx.sqlite, cutoff, () => this.#stopping);
+    this.#require();
+    const cutoff = this.retentionCutoff(this.#ctx.clock.now().getTime());
+    const run = this.#store
+      .deleteRawBefore(cutoff)
+      .then((deleted) => {
         this.#totals.retentionDeleted += deleted;
         if (deleted > 0) {
           this.#ctx.logger.info("telemetry retention", { deleted, before: new Date(cutoff).toISOString() });
@@ -321,36 +220,30 @@ export class TelemetryService {
 
   /**
    * Packs raw readings older than the pack cutoff into compressed blocks (after rolling
-   * everything up), then gives the freed pages back to the file system. The timers run it; tests
-   * and benches call it, and may give their own cutoff. Concurrent calls share one pass.
+   * everything up); the store then gives freed space back. The timers run it; tests and benches
+   * call it, and may give their own cutoff. Concurrent calls share one pass.
    */
   runPacking(cutoffMs?: number): Promise<PackTotals> {
     if (this.#packRun !== undefined) return this.#packRun;
-    const { tracker, packer, inbox } = this.#require();
+    this.#require();
     const { logger } = this.#ctx;
-    const stop = () => this.#stopping;
-    const run = Promise.resolve()
-      .then(() => inbox.settle())
-      .then(() => tracker.drain(stop))
-      .then(async () => {
-        const cutoff = cutoffMs ?? this.packCutoff(this.#ctx.clock.now().getTime());
-        const before = new Date(cutoff).toISOString();
-        const totals = await packer.pack(cutoff, stop, (p) =>
-          logger.info("telemetry packing", {
-            raw_rows: p.rawRows,
-            series_done: p.seriesDone,
-            series_total: p.seriesTotal,
-            seconds: Math.round(p.seconds),
-            before,
-          }),
-        );
+    const cutoff = cutoffMs ?? this.packCutoff(this.#ctx.clock.now().getTime());
+    const before = new Date(cutoff).toISOString();
+    const run = this.#store
+      .pack(cutoff, (p) =>
+        logger.info("telemetry packing", {
+          raw_rows: p.rawRows,
+          series_done: p.seriesDone,
+          series_total: p.seriesTotal,
+          seconds: Math.round(p.seconds),
+          before,
+        }),
+      )
+      .then((totals) => {
         this.#totals.packedRows += totals.rawRows;
         this.#totals.packedBlocks += totals.blocks;
         this.#totals.packSeconds += totals.seconds;
-        // A pass that only joined blocks written straight from ingest frees pages too.
         if (totals.rawRows > 0 || totals.rewritten > 0) {
-          const released = await packer.releaseFreePages(stop);
-          const walTruncated = await packer.truncateWal(stop);
           logger.info("telemetry packed", {
             raw_rows: totals.rawRows,
             points: totals.points,
@@ -361,8 +254,6 @@ export class TelemetryService {
             series: totals.series,
             seconds: Math.round(totals.seconds * 10) / 10,
             longest_step_ms: Math.round(totals.longestStepMs),
-            released_pages: released,
-            wal_truncated: walTruncated,
             before,
           });
         }
@@ -374,9 +265,6 @@ export class TelemetryService {
     this.#packRun = run;
     return run;
   }
-
-  /** Readers call it first: the inbox's rows become raw rows or blocks (inbox.ts). */
-  readonly #settleInbox = (): void => this.#running?.inbox.settle();
 
   #require(): Running {
     if (!this.#running || this.#stopping) {
@@ -422,21 +310,6 @@ export class TelemetryService {
       this.#ctx.logger.error("telemetry packing failed", { error: errorText(err) }),
     );
   }
-
-  #scheduledRollup(): void {
-    const running = this.#running;
-    if (!running || this.#stopping || this.#background !== undefined) return;
-    this.#runBackground(() => running.tracker.drain(() => this.#stopping));
-  }
-
-  #runBackground(work: () => Promise<unknown>): void {
-    const run = work()
-      .catch((err: unknown) => this.#ctx.logger.error("telemetry roll-up failed", { error: errorText(err) }))
-      .finally(() => {
-        if (this.#background === run) this.#background = undefined;
-      });
-    this.#background = run;
-  }
 }
 
 /** The batch without its points older than `cutoff` (the batch itself when none are), and its oldest kept ts. */
@@ -459,19 +332,4 @@ function withoutExpired(
     if (points.length > 0) series.push({ ...s, points });
   }
   return { kept: { source: batch.source, series }, expired, oldest };
-}
-
-const services = new WeakMap<ServiceContext, TelemetryService>();
-
-/**
- * The telemetry service of the server that owns `ctx` (one per context, created on first use).
- * CaudalServer starts and stops it; routes and other services reach it through this function.
- */
-export function telemetryService(ctx: ServiceContext): TelemetryService {
-  let service = services.get(ctx);
-  if (!service) {
-    service = new TelemetryService(ctx);
-    services.set(ctx, service);
-  }
-  return service;
 }

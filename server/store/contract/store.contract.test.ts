@@ -28,6 +28,7 @@ import { mqttCredentialStoreContract } from "./testing/mqtt-credential-store.con
 import { recordStoreContract } from "./testing/record-store.contract.ts";
 import { reportStoreContract } from "./testing/report-store.contract.ts";
 import { telemetryStoreContract } from "./testing/telemetry-store.contract.ts";
+import { telemetryWriterContract } from "./testing/telemetry-writer.contract.ts";
 import { transactionContract } from "./testing/transaction.contract.ts";
 
 // Audit ids are random UUIDs inside the hashed text; the cross-backend test numbers them instead.
@@ -117,7 +118,11 @@ function contracts(backend: ContractBackend): void {
   describe("transactions and probe", () => transactionContract(backend));
 }
 
-describe("store contract on SQLite", () => contracts(sqlite));
+describe("store contract on SQLite", () => {
+  contracts(sqlite);
+  // SQLite only until PostgresTelemetryStore implements the write side.
+  describe("TelemetryStore: writer, raw and history reads", () => telemetryWriterContract(sqlite));
+});
 
 postgres.describe("store contract on PostgreSQL", () => {
   let instance: TestPostgres;

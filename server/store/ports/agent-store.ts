@@ -30,8 +30,8 @@ export type AgentConfigSource = {
  * secret), its deployments, its reported status and health, and its logs. Instants are Dates
  * (epoch milliseconds); ids compare as bytes (ASCII) wherever they break a tie.
  *
- * Not here: the agent's telemetry batches and their dedupe records, which commit with the
- * telemetry group commit (services/agents/receive-batch.ts).
+ * The dedupe record of an agent's telemetry batch (recordBatch) is written inside the telemetry
+ * write that stores the batch's points (services/agents/receive-batch.ts).
  */
 export type AgentStore = {
   /**
@@ -109,6 +109,19 @@ export type AgentStore = {
   markOffline(projectId: string, at: Date): Promise<void>;
   /** Keeps the agent's latest health report on its project. Nothing when there is no such project. */
   setHealthReport(projectId: string, report: ProjectRow["lastHealthReport"]): Promise<void>;
+
+  /**
+   * Records that the agent's batch `seq` (of `points` readings) was received at `receivedAt`: true
+   * when it is new, false (writing nothing) when that project, agent and seq were recorded before.
+   * Hot path: one statement a batch.
+   */
+  recordBatch(
+    projectId: string,
+    agentId: string,
+    seq: number,
+    points: number,
+    receivedAt: Date,
+  ): Promise<boolean>;
 
   /** Appends the entries, all of them or (on failure) none. */
   appendLogs(rows: readonly NewAgentLogRow[]): Promise<void>;

@@ -10,6 +10,7 @@ import type {
   ProjectRow,
 } from "../rows.ts";
 import {
+  agentBatches,
   agentLogs,
   agentStatus,
   alertRules,
@@ -285,6 +286,16 @@ export class PostgresAgentStore implements AgentStore {
       .update(projects)
       .set({ lastHealthReport: report })
       .where(eq(projects.id, projectId));
+  }
+
+  async recordBatch(projectId: string, agentId: string, seq: number, points: number, receivedAt: Date) {
+    const inserted = await this.#s
+      .executor()
+      .insert(agentBatches)
+      .values({ projectId, agentId, seq, points, receivedAt })
+      .onConflictDoNothing()
+      .returning({ seq: agentBatches.seq });
+    return inserted.length > 0;
   }
 
   async appendLogs(rows: readonly NewAgentLogRow[]) {

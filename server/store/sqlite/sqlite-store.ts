@@ -55,7 +55,7 @@ export class SqliteStore implements Store {
     this.field = new SqliteFieldStore(this.#session);
     this.audit = new SqliteAuditStore(this.#session);
     this.billing = new SqliteBillingStore(this.#session);
-    this.telemetry = new SqliteTelemetryStore(this.#session);
+    this.telemetry = new SqliteTelemetryStore(this.#session, (work) => this.transaction(work));
     this.alarms = new SqliteAlarmStore(this.#session);
     this.reports = new SqliteReportStore(this.#session);
     this.identity = new SqliteIdentityStore(this.#session);

@@ -1,17 +1,32 @@
 import type { Statement } from "better-sqlite3";
 import { and, count, desc, eq, exists, gte, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
 import {
+  type BatchTransaction,
+  type PackTotals,
+  type PointReader,
   ROLLUP_BUCKET_MS,
   type SeriesReading,
+  type SeriesRef,
   type SeriesRollups,
   type TelemetryStore,
+  type TelemetryWriterHost,
+  type TelemetryWriterOptions,
+  type WindowRow,
+  type WindowWidth,
+  type WrittenBatch,
 } from "../ports/telemetry-store.ts";
+import type { StorePorts } from "../store.ts";
 import { assets, devices, telemetryRollup5m, telemetrySeries } from "./schema/index.ts";
 import type { SqliteSession } from "./session.ts";
+import { HistoryReads } from "./telemetry/history-reads.ts";
+import { TelemetryLookups } from "./telemetry/lookups.ts";
+import type { PackProgress } from "./telemetry/packer.ts";
+import { SqliteTelemetryWriter, type SqliteWriterOptions } from "./telemetry/telemetry-writer.ts";
 
 /**
- * What brings rollups up to date: the telemetry service that writes this connection
- * (services/telemetry/service.ts), attached by the server that starts it.
+ * What else may bring rollups up to date (a test's stand-in for a writer); by default the store's
+ * own writer, while it runs.
  */
 export type RollupSettler = {
   readonly started: boolean;
@@ -45,25 +60,105 @@ const holesSql = `
   ) WHERE bucket - prev > ${ROLLUP_BUCKET_MS}
   ORDER BY series_id, bucket`;
 
-/** The read side other aggregates use; the telemetry service's own writer and readers stay where they are. */
+/**
+ * Telemetry on the server's SQLite connection: the writer (store/sqlite/telemetry/: group commit,
+ * inbox, roll-ups, packing, retention, the WAL checkpointer) runs between start() and stop() on
+ * the store the server opens; every store (an HTTP worker thread's too) serves the reads.
+ */
 export class SqliteTelemetryStore implements TelemetryStore {
   readonly #s: SqliteSession;
+  readonly #writer: SqliteTelemetryWriter;
+  readonly #lookups: TelemetryLookups;
+  readonly #reads: HistoryReads;
   #settler: RollupSettler | undefined;
   #statements: { series: Statement; totals: Statement; holes: Statement } | undefined;
+  #projectOf: Statement<[string], string> | undefined;
+  #lastReports: Statement<[], [string, number]> | undefined;
 
-  constructor(session: SqliteSession) {
+  /** `transaction`: the store's own (SqliteStore.transaction), which the group commit runs through. */
+  constructor(session: SqliteSession, transaction: <T>(work: (tx: StorePorts) => Promise<T>) => Promise<T>) {
     this.#s = session;
+    this.#lookups = new TelemetryLookups(session.sqlite);
+    this.#writer = new SqliteTelemetryWriter(session.sqlite, this.#lookups, transaction);
+    this.#reads = new HistoryReads(session.sqlite, session.gate, this.#writer.settleInbox);
   }
 
-  /** settleRollups rolls up through `settler` from now on (the server attaches its telemetry service). */
+  get started(): boolean {
+    return this.#writer.started;
+  }
+
+  start(options: TelemetryWriterOptions & Partial<SqliteWriterOptions>, host: TelemetryWriterHost) {
+    return this.#s.gate.run(() => this.#writer.start(options, host));
+  }
+
+  stop(): Promise<void> {
+    return this.#writer.stop();
+  }
+
+  write(batch: TelemetryBatch, period: string, tx?: BatchTransaction): Promise<WrittenBatch> {
+    return attempt(() => this.#writer.write(batch, period, tx));
+  }
+
+  projectOfAsset(assetId: string) {
+    return this.#s.gate.run(() => {
+      // The running writer's lookups are kept true by triggers on this connection; without them
+      // (an HTTP worker thread's store), nothing is cached.
+      if (this.#lookups.installed) return this.#lookups.projectOf(assetId);
+      this.#projectOf ??= this.#s.sqlite
+        .prepare<[string], string>("SELECT project_id FROM assets WHERE id = ?")
+        .pluck();
+      return this.#projectOf.get(assetId);
+    });
+  }
+
+  assetSeries(assetId: string, variables?: readonly string[]): Promise<SeriesRef[]> {
+    return this.#reads.assetSeries(assetId, variables);
+  }
+
+  pointReader(cachedBlocks: number): PointReader {
+    return this.#reads.pointReader(cachedBlocks);
+  }
+
+  windows(seriesId: number, width: WindowWidth, fromBucket: number, toBucket: number): Promise<WindowRow[]> {
+    return this.#reads.windows(seriesId, width, fromBucket, toBucket);
+  }
+
+  rollUp(seriesIds: readonly number[]) {
+    return this.#s.gate.run(() => this.#writer.rollUp(seriesIds));
+  }
+
+  rollUpAll() {
+    return this.#s.gate.run(() => this.#writer.rollUpAll());
+  }
+
+  lastReports() {
+    return this.#s.gate.run(() => {
+      this.#lastReports ??= this.#s.sqlite
+        .prepare<[], [string, number]>(
+          "SELECT asset_id, max(last_ts) FROM telemetry_series WHERE last_ts IS NOT NULL GROUP BY asset_id",
+        )
+        .raw();
+      return this.#lastReports.all().map(([assetId, lastTs]) => ({ assetId, lastTs: Number(lastTs) }));
+    });
+  }
+
+  deleteRawBefore(cutoffMs: number): Promise<number> {
+    return attempt(() => this.#writer.deleteRawBefore(cutoffMs));
+  }
+
+  pack(cutoffMs: number, progress?: (p: PackProgress) => void): Promise<PackTotals> {
+    return attempt(() => this.#writer.pack(cutoffMs, progress));
+  }
+
+  /** settleRollups rolls up through `settler` from now on, instead of this store's own writer (tests). */
   rollUpWith(settler: RollupSettler): void {
     this.#settler = settler;
   }
 
   settleRollups(projectId: string) {
     return this.#s.gate.run(() => {
-      const settler = this.#settler;
-      if (!settler?.started) return; // nothing is pending without a running writer
+      const settler = this.#settler ?? this.#writer;
+      if (!settler.started) return; // nothing is pending without a running writer
       const ids = this.#prepared().series.all(projectId) as [number, ...unknown[]][];
       settler.rollUp(ids.map(([id]) => id));
     });
@@ -205,5 +300,14 @@ export class SqliteTelemetryStore implements TelemetryStore {
       .where(and(eq(assets.projectId, projectId), eq(devices.enabled, true), exists(reported)))
       .get();
     return row?.n ?? 0;
+  }
+}
+
+/** The promise `start` returns, or its synchronous throw as a rejection (the writer's own passes run outside the gate). */
+function attempt<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return start();
+  } catch (err) {
+    return Promise.reject(err);
   }
 }

@@ -303,6 +303,23 @@ export function agentStoreContract(backend: ContractBackend): void {
     expect((await t.store.agents.logsOf(p, ["info"], 10)).map((l) => l.id)).toEqual([id(3)]);
   });
 
+  it("records a telemetry batch once per project, agent and seq; a rolled-back record is forgotten", async () => {
+    const [p, q] = [await project(), await project()];
+    const agent = randomUUID();
+    expect(await t.store.agents.recordBatch(p, agent, 1, 10, at(1))).toBe(true);
+    expect(await t.store.agents.recordBatch(p, agent, 1, 99, at(2))).toBe(false);
+    expect(await t.store.agents.recordBatch(p, agent, 2, 10, at(3))).toBe(true);
+    expect(await t.store.agents.recordBatch(p, randomUUID(), 1, 10, at(4))).toBe(true);
+    expect(await t.store.agents.recordBatch(q, agent, 1, 10, at(5))).toBe(true);
+    await expect(
+      t.store.transaction(async (tx) => {
+        expect(await tx.agents.recordBatch(p, agent, 3, 10, at(6))).toBe(true);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(await t.store.agents.recordBatch(p, agent, 3, 10, at(7))).toBe(true);
+  });
+
   it("holds off other deployments of the project while a transaction picks the next version", async () => {
     const p = await project();
     await Promise.all(Array.from({ length: 4 }, () => t.store.probe()));

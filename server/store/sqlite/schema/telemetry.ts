@@ -48,7 +48,7 @@ export const telemetryRaw = sqliteTable(
 );
 
 /**
- * New readings on their way to telemetry_raw or a packed block (services/telemetry/inbox.ts): a
+ * New readings on their way to telemetry_raw or a packed block (store/sqlite/telemetry/inbox.ts): a
  * rowid table without an index, so a commit of readings scattered over many series appends to a
  * page or two instead of dirtying one page of telemetry_raw's key per series. Moved out in bulk,
  * every few hundred milliseconds and before any read; a (series, ts) here is stored nowhere else.
@@ -60,7 +60,7 @@ export const telemetryInbox = sqliteTable("telemetry_inbox", {
 });
 
 /**
- * Packed cold readings (services/telemetry/codec): the points of one series from first_ts to
+ * Packed cold readings (store/telemetry-codec): the points of one series from first_ts to
  * last_ts, inclusive, within one UTC day, compressed into one block. Blocks of a series never
  * overlap, and a (series, ts) is either here or in telemetry_raw, never both.
  */

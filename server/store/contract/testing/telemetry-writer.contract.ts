@@ -1,0 +1,248 @@
+import { randomUUID } from "node:crypto";
+import { Registry } from "prom-client";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import type { TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
+import type { BatchTransaction, TelemetryWriterHost } from "../../ports/telemetry-store.ts";
+import type { ContractBackend, StoreUnderTest } from "./backend.ts";
+import { newAsset, newProject } from "./fixtures.ts";
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+/** Midnight UTC, a few days before the writer's clock. */
+const BASE = Date.UTC(2026, 0, 10);
+const NOW = BASE + 3 * DAY;
+const PERIOD = "2026-01";
+
+/**
+ * TelemetryStore's write side and its raw and history reads (server/store/ports/telemetry-store.ts):
+ * the writer's lifecycle, what a write stores and answers, a BatchTransaction committed with its
+ * points or not at all, retention and packing, and what readers then see.
+ */
+export function telemetryWriterContract(backend: ContractBackend): void {
+  let t: StoreUnderTest;
+  let p: string;
+  let a: string;
+  let b: string;
+  const logged: { level: string; message: string }[] = [];
+  const host: TelemetryWriterHost = {
+    warn: (message) => void logged.push({ level: "warn", message }),
+    error: (message) => void logged.push({ level: "error", message }),
+    info: (message) => void logged.push({ level: "info", message }),
+    metrics: new Registry(),
+    now: () => NOW,
+  };
+  beforeEach(async () => {
+    logged.length = 0;
+    t = await backend.open();
+    p = (await t.store.field.insertProject(newProject("P"))).id;
+    const [assetA, assetB] = [newAsset(p, "A"), newAsset(p, "B")];
+    await t.seed.assets([assetA, assetB]);
+    a = assetA.id;
+    b = assetB.id;
+    await t.store.telemetry.start({ blockPoints: 16 }, host);
+  });
+  afterEach(async () => {
+    await t.store.telemetry.stop();
+    await t.close();
+  });
+
+  /** `n` readings a minute apart from `from`, value = minute index + `offset`. */
+  const minutes = (from: number, n: number, offset = 0): TelemetryPoint[] =>
+    Array.from({ length: n }, (_, i) => [from + i * MIN, i + offset] as const);
+  const batch = (
+    assetId: string,
+    variable: string,
+    points: TelemetryPoint[],
+    unit?: string,
+  ): TelemetryBatch => ({
+    source: "http",
+    series: [
+      unit === undefined
+        ? { projectId: p, assetId, variable, points }
+        : { projectId: p, assetId, variable, unit, points },
+    ],
+  });
+  const seriesId = async (assetId: string, variable: string) => {
+    const found = (await t.store.telemetry.assetSeries(assetId, [variable]))[0];
+    if (!found) throw new Error(`no series ${variable}`);
+    return found.id;
+  };
+  const all = async (assetId: string, variable: string) =>
+    t.store.telemetry
+      .pointReader(4)
+      .ascending(
+        await seriesId(assetId, variable),
+        Number.MIN_SAFE_INTEGER,
+        Number.MAX_SAFE_INTEGER,
+        100_000,
+      );
+
+  it("starts and stops (idempotently); a stopped writer refuses writes, and reads go on", async () => {
+    expect(t.store.telemetry.started).toBe(true);
+    await t.store.telemetry.start({ blockPoints: 16 }, host);
+    const pending = t.store.telemetry.write(batch(a, "v", minutes(BASE, 3)), PERIOD);
+    await t.store.telemetry.stop();
+    await t.store.telemetry.stop();
+    expect(t.store.telemetry.started).toBe(false);
+    // What was queued committed first; without a writer (an HTTP worker thread's store) reads still answer.
+    expect((await pending).result).toEqual({ accepted: 3, duplicates: 0 });
+    expect(await t.store.telemetry.projectOfAsset(a)).toBe(p);
+    expect(await all(a, "v")).toEqual(minutes(BASE, 3));
+    expect(await t.store.telemetry.lastReports()).toEqual([{ assetId: a, lastTs: BASE + 2 * MIN }]);
+    await expect(t.store.telemetry.write(batch(a, "v", minutes(BASE, 1)), PERIOD)).rejects.toMatchObject({
+      code: "Unavailable",
+    });
+    await t.store.telemetry.start({ blockPoints: 16 }, host);
+    expect(t.store.telemetry.started).toBe(true);
+  });
+
+  it("stores a batch once: duplicates in it or already stored are counted, not stored, nor billed", async () => {
+    const first = await t.store.telemetry.write(batch(a, "pressure", minutes(BASE, 3), "psi"), PERIOD);
+    expect(first.result).toEqual({ accepted: 3, duplicates: 0 });
+    expect(first.committed.series).toEqual([
+      { projectId: p, assetId: a, variable: "pressure", unit: "psi", points: minutes(BASE, 3) },
+    ]);
+    // Two already stored, one repeated within the write; the unit comes from the series.
+    const again = await t.store.telemetry.write(
+      batch(a, "pressure", [...minutes(BASE + MIN, 3, 50), [BASE + 3 * MIN, 99]]),
+      PERIOD,
+    );
+    expect(again.result).toEqual({ accepted: 1, duplicates: 3 });
+    expect(again.committed.series).toEqual([
+      {
+        projectId: p,
+        assetId: a,
+        variable: "pressure",
+        unit: "psi",
+        points: [[BASE + 3 * MIN, 52]],
+      },
+    ]);
+    expect(await all(a, "pressure")).toEqual([...minutes(BASE, 3), [BASE + 3 * MIN, 52]]);
+    expect(await t.store.billing.telemetryPoints(p, PERIOD)).toBe(4);
+    expect(await t.store.telemetry.projectOfAsset(a)).toBe(p);
+    expect(await t.store.telemetry.projectOfAsset(randomUUID())).toBeUndefined();
+  });
+
+  it("lists an asset's series in variable order, filtered by name; unknown names match nothing", async () => {
+    for (const variable of ["b", "a", "B", "é"]) {
+      await t.store.telemetry.write(batch(a, variable, minutes(BASE, 1)), PERIOD);
+    }
+    await t.store.telemetry.write(batch(b, "other", minutes(BASE, 1), "bar"), PERIOD);
+    const listed = await t.store.telemetry.assetSeries(a);
+    expect(listed.map((s) => s.variable)).toEqual(["B", "a", "b", "é"]);
+    expect(await t.store.telemetry.assetSeries(b)).toEqual([
+      { id: expect.any(Number), variable: "other", unit: "bar" },
+    ]);
+    expect((await t.store.telemetry.assetSeries(a, ["é", "nope", "a"])).map((s) => s.variable)).toEqual([
+      "a",
+      "é",
+    ]);
+    expect(await t.store.telemetry.assetSeries(a, [])).toEqual([]);
+  });
+
+  it("reads points in a range, both ends inclusive, ascending or descending, at most `limit`", async () => {
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE, 40)), PERIOD);
+    const id = await seriesId(a, "v");
+    const reader = t.store.telemetry.pointReader(4);
+    expect(await reader.ascending(id, BASE + 10 * MIN, BASE + 12 * MIN, 10)).toEqual(
+      minutes(BASE + 10 * MIN, 3, 10),
+    );
+    expect(await reader.ascending(id, BASE + 10 * MIN, BASE + 20 * MIN, 2)).toEqual(
+      minutes(BASE + 10 * MIN, 2, 10),
+    );
+    expect(await reader.descending(id, BASE, BASE + 39 * MIN, 2)).toEqual([
+      [BASE + 39 * MIN, 39],
+      [BASE + 38 * MIN, 38],
+    ]);
+    expect(await reader.descending(id, BASE + 41 * MIN, BASE + 50 * MIN, 5)).toEqual([]);
+  });
+
+  it("commits a BatchTransaction with its points: a claim refused leaves the batch out, a failure takes all back", async () => {
+    const agent = randomUUID();
+    const claimSeq = (seq: number, fail = false): BatchTransaction => ({
+      claim: (tx) => tx.agents.recordBatch(p, agent, seq, 1, new Date(NOW)),
+      complete: async () => {
+        if (fail) throw new Error("alarms failed");
+      },
+    });
+    expect(
+      (await t.store.telemetry.write(batch(a, "v", minutes(BASE, 1)), PERIOD, claimSeq(1))).result,
+    ).toEqual({
+      accepted: 1,
+      duplicates: 0,
+    });
+    // The same seq again: claimed already, so none of its points are written.
+    const replay = await t.store.telemetry.write(batch(a, "v", minutes(BASE + MIN, 1)), PERIOD, claimSeq(1));
+    expect(replay.result).toEqual({ accepted: 0, duplicates: 0 });
+    expect(replay.committed.series).toEqual([]);
+    // Sharing a commit with a good write: the failing one is rolled back alone, its claim too.
+    const [failed, fine] = await Promise.allSettled([
+      t.store.telemetry.write(batch(a, "v", minutes(BASE + 2 * MIN, 1)), PERIOD, claimSeq(2, true)),
+      t.store.telemetry.write(batch(b, "v", minutes(BASE, 1)), PERIOD),
+    ]);
+    expect(failed).toMatchObject({ status: "rejected", reason: { message: "alarms failed" } });
+    expect(fine).toMatchObject({ status: "fulfilled", value: { result: { accepted: 1, duplicates: 0 } } });
+    expect(await all(a, "v")).toEqual(minutes(BASE, 1));
+    expect(await t.store.agents.recordBatch(p, agent, 2, 1, new Date(NOW))).toBe(true);
+    expect(await t.store.billing.telemetryPoints(p, PERIOD)).toBe(2);
+  });
+
+  it("fails a write whose asset has gone with NotFound, storing nothing of it", async () => {
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE, 1)), PERIOD);
+    await t.store.field.deleteAsset(a);
+    await expect(
+      t.store.telemetry.write(batch(a, "v", minutes(BASE + MIN, 1)), PERIOD),
+    ).rejects.toMatchObject({
+      code: "NotFound",
+    });
+    expect(await t.store.telemetry.projectOfAsset(a)).toBeUndefined();
+    expect(await t.store.billing.telemetryPoints(p, PERIOD)).toBe(1);
+  });
+
+  it("serves history windows of 5 minutes, hours and UTC days once rolled up, and each asset's last report", async () => {
+    // 3 hours on day one (value = minute index), 10 minutes on day two.
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE, 180)), PERIOD);
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE + DAY, 10, 1000)), PERIOD);
+    await t.store.telemetry.write(batch(b, "w", minutes(BASE + 5 * MIN, 2)), PERIOD);
+    const id = await seriesId(a, "v");
+    await t.store.telemetry.rollUp([id]);
+    expect(await t.store.telemetry.windows(id, "5m", BASE, BASE + 10 * MIN)).toEqual([
+      [BASE, 5, 0 + 1 + 2 + 3 + 4, 0, 4],
+      [BASE + 5 * MIN, 5, 5 + 6 + 7 + 8 + 9, 5, 9],
+    ]);
+    const hourSum = (h: number) => (60 * (120 * h + 59)) / 2;
+    expect(await t.store.telemetry.windows(id, "1h", BASE + HOUR, BASE + DAY + HOUR)).toEqual([
+      [BASE + HOUR, 60, hourSum(1), 60, 119],
+      [BASE + 2 * HOUR, 60, hourSum(2), 120, 179],
+      [BASE + DAY, 10, 10 * 1000 + 45, 1000, 1009],
+    ]);
+    expect(await t.store.telemetry.windows(id, "1d", BASE, BASE + 2 * DAY)).toEqual([
+      [BASE, 180, (180 * 179) / 2, 0, 179],
+      [BASE + DAY, 10, 10 * 1000 + 45, 1000, 1009],
+    ]);
+    expect(await t.store.telemetry.windows(id, "5m", BASE + 3 * HOUR, BASE + DAY)).toEqual([]);
+    const reports = await t.store.telemetry.lastReports();
+    expect(reports.sort((x, y) => x.lastTs - y.lastTs)).toEqual([
+      { assetId: b, lastTs: BASE + 6 * MIN },
+      { assetId: a, lastTs: BASE + DAY + 9 * MIN },
+    ]);
+  });
+
+  it("deletes raw readings before a cutoff and keeps their rollups; packed readings read back the same", async () => {
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE, 120)), PERIOD);
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE + DAY, 120, 500)), PERIOD);
+    const id = await seriesId(a, "v");
+    await t.store.telemetry.pack(BASE + DAY + HOUR);
+    expect(await all(a, "v")).toEqual([...minutes(BASE, 120), ...minutes(BASE + DAY, 120, 500)]);
+    const deleted = await t.store.telemetry.deleteRawBefore(BASE + DAY);
+    expect(deleted).toBe(120);
+    expect(await all(a, "v")).toEqual(minutes(BASE + DAY, 120, 500));
+    await t.store.telemetry.rollUp([id]);
+    expect(await t.store.telemetry.windows(id, "1d", BASE, BASE + 2 * DAY)).toEqual([
+      [BASE, 120, (120 * 119) / 2, 0, 119],
+      [BASE + DAY, 120, 120 * 500 + (120 * 119) / 2, 500, 619],
+    ]);
+    expect(logged.filter((l) => l.level !== "info")).toEqual([]);
+  });
+}
