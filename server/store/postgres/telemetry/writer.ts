@@ -213,7 +213,7 @@ export class PgTelemetryWriter {
 
   #scheduledRollup(): void {
     const running = this.#running;
-    if (!running || this.#stopping || this.#background) return;
+    if (!running || this.#stopping || this.#background !== undefined) return;
     const run = this.#rollups
       .rollUpAll(() => this.#stopping)
       .catch((err: unknown) => running.host.error("telemetry roll-up failed", { error: errorText(err) }))
