@@ -201,11 +201,22 @@ export function telemetryWriterPgContract(backend: ContractBackend): void {
     expect(await t.store.billing.telemetryPoints(p, PERIOD)).toBe(17);
   });
 
-  it("stores readings of days far apart, late ones included", async () => {
-    const days = [Date.UTC(2020, 1, 29, 12), D - 400 * DAY, D + 2 * DAY + 1, D];
+  it("stores readings of days far apart, late ones included, every double as it came", async () => {
+    const days = [Date.UTC(2020, 1, 29, 12), D - 400 * DAY, D + 2 * DAY + 1, D, -1, -DAY - 5];
     for (const day of days) await write(batch(series(a, "flow", [[day, day / DAY]])));
     const id = await idOf(a, "flow");
     expect((await all(id)).map(([ts]) => ts)).toEqual([...days].sort((x, y) => x - y));
+    const extremes = [Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE, 0.1 + 0.2, -123456789.000001];
+    await write(
+      batch(
+        series(
+          a,
+          "odd",
+          extremes.map((v, i) => [D + i, v] as const),
+        ),
+      ),
+    );
+    expect(await all(await idOf(a, "odd"))).toEqual(extremes.map((v, i) => [D + i, v]));
   });
 
   it("reads points in order within [from, to], at most `limit`, raw and packed alike", async () => {

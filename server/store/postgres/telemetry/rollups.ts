@@ -1,6 +1,7 @@
 import { BUCKET_1H_MS, BUCKET_5M_MS } from "../../../services/telemetry/limits.ts";
 import { type Bucket, BucketBuilder } from "../../../services/telemetry/rollups.ts";
 import { CompensatedSum } from "../compensated-sum.ts";
+import { float8Array, int8Array } from "./binary-arrays.ts";
 import type { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 
@@ -131,11 +132,11 @@ async function upsert(
        count = excluded.count, sum = excluded.sum, min = excluded.min, max = excluded.max`,
     [
       seriesId,
-      buckets.map((b) => b.start),
-      buckets.map((b) => b.count),
-      buckets.map((b) => b.sum),
-      buckets.map((b) => b.min),
-      buckets.map((b) => b.max),
+      int8Array(buckets.map((b) => b.start)),
+      int8Array(buckets.map((b) => b.count)),
+      float8Array(buckets.map((b) => b.sum)),
+      float8Array(buckets.map((b) => b.min)),
+      float8Array(buckets.map((b) => b.max)),
     ],
   );
 }

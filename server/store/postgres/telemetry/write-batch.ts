@@ -2,6 +2,7 @@ import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../sh
 import { notFound } from "../../../errors.ts";
 import { BucketBuilder } from "../../../services/telemetry/rollups.ts";
 import type { WrittenBatch } from "../../ports/telemetry-store.ts";
+import { float8Array, int8Array } from "./binary-arrays.ts";
 import type { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import { stateOfSeries } from "./rollup-runner.ts";
@@ -101,17 +102,23 @@ export async function writeBatch(
   const conflicts = late.size > 0;
   const insert = `INSERT INTO telemetry_raw (series_id, ts, value)
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[])`;
-  const ids = inserting.map((r) => r.slot.id);
-  const stamps = inserting.map((r) => r.ts);
-  const values = inserting.map((r) => r.value);
+  const ids = new Float64Array(inserting.length);
+  const stamps = new Float64Array(inserting.length);
+  const values = new Float64Array(inserting.length);
+  inserting.forEach((r, i) => {
+    ids[i] = r.slot.id;
+    stamps[i] = r.ts;
+    values[i] = r.value;
+  });
+  const arrays = [int8Array(ids), int8Array(stamps), float8Array(values)];
   if (!conflicts) {
     // Every reading is newer than its series' newest, under the series' lock: none can collide.
-    if (inserting.length > 0) await query(insert, [ids, stamps, values]);
+    if (inserting.length > 0) await query(insert, arrays);
     for (const r of inserting) (stored[r.entry] as Uint8Array)[r.point] = 1;
   } else {
     const landed = await query<[number, number]>(
       `${insert} ON CONFLICT DO NOTHING RETURNING series_id::float8, ts::float8`,
-      [ids, stamps, values],
+      arrays,
     );
     const got = new Set(landed.map(([id, ts]) => `${id}:${ts}`));
     for (const r of inserting)
