@@ -169,7 +169,9 @@ export class PostgresStore implements Store {
     await this.#handle.pool.query("SELECT 1 FROM users LIMIT 1");
   }
 
-  close(): Promise<void> {
-    return this.#handle.close();
+  /** Stops the telemetry writer if it runs (its LISTEN connection is not the pool's), then ends the pool. */
+  async close(): Promise<void> {
+    await this.telemetry.stop();
+    await this.#handle.close();
   }
 }

@@ -377,6 +377,24 @@ export function telemetryWriterPgContract(backend: ContractBackend): void {
     expect(rollups[0]?.totals?.count).toBe(502);
   });
 
+  it("stops: writes under way commit and are rolled up; later writes are refused until the next start", async () => {
+    const writes = [0, 1, 2].map((i) => write(batch(series(a, "flow", [[D + i * MIN5, i + 1]]))));
+    await t.store.telemetry.stop();
+    expect(t.store.telemetry.started).toBe(false);
+    expect((await Promise.all(writes)).map((w) => w.result.accepted)).toEqual([1, 1, 1]);
+    const id = await idOf(a, "flow");
+    expect(await t.store.telemetry.windows(id, "5m", D, D + HOUR)).toEqual([
+      [D, 1, 1, 1, 1],
+      [D + MIN5, 1, 2, 2, 2],
+      [D + 2 * MIN5, 1, 3, 3, 3],
+    ]);
+    await expect(write(batch(series(a, "flow", [[D + HOUR, 1]])))).rejects.toMatchObject({
+      code: "Unavailable",
+    });
+    await t.store.telemetry.start({ blockPoints: 0 }, quiet);
+    expect((await write(batch(series(a, "flow", [[D + HOUR, 1]])))).result.accepted).toBe(1);
+  });
+
   it("tells when each asset last reported, and which project an asset is in until it goes", async () => {
     await write(
       batch(

@@ -82,13 +82,14 @@ export class PgTelemetryWriter {
     this.#scheduledRollup();
   }
 
+  /** Lets writes under way commit (new ones are refused), then rolls everything up. */
   async stop(): Promise<void> {
     const running = this.#running;
     if (!running || this.#stopping) return;
     this.#stopping = true;
     for (const t of running.timers) clearInterval(t);
     await this.#background?.catch(() => undefined);
-    await Promise.allSettled([...this.#passes]);
+    while (this.#passes.size > 0) await Promise.allSettled([...this.#passes]);
     try {
       await this.#rollups.rollUpAll();
     } catch (err) {
@@ -109,6 +110,16 @@ export class PgTelemetryWriter {
     if (batch.series.length === 0 && !tx) {
       return { result: { accepted: 0, duplicates: 0 }, committed: { source: batch.source, series: [] } };
     }
+    // Taken from here on: stop() waits for it.
+    return this.#inFlight(() => this.#write(running, batch, period, tx));
+  }
+
+  async #write(
+    running: Running,
+    batch: TelemetryBatch,
+    period: string,
+    tx: BatchTransaction | undefined,
+  ): Promise<WrittenBatch> {
     const instants = function* () {
       for (const s of batch.series) for (const [ts] of s.points) yield ts;
     };
@@ -204,6 +215,11 @@ export class PgTelemetryWriter {
 
   /** A retention or packing pass: stop() waits for it. */
   #pass<T>(work: () => Promise<T>): Promise<T> {
+    return this.#inFlight(work);
+  }
+
+  /** Work stop() waits for before its last roll-up (writes under way, passes). */
+  #inFlight<T>(work: () => Promise<T>): Promise<T> {
     const run = work();
     this.#passes.add(run);
     const forget = () => this.#passes.delete(run);
