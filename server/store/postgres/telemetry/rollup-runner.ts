@@ -1,6 +1,7 @@
 import { BlockCache } from "../../../services/telemetry/packed-blocks.ts";
 import { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
+import { type RolledUp, type RollupItem, rollUpMany } from "./rollup-batch.ts";
 import {
   ROLLUP_ROWS_PER_TRANSACTION,
   ROLLUP_SERIES_PER_TRANSACTION,
@@ -47,10 +48,13 @@ const PENDING = `SELECT id::float8 FROM telemetry_series
  */
 export class PgRollupRunner {
   readonly #inTransaction: InTransaction;
+  readonly #batched: boolean;
   readonly #cache = new BlockCache(16);
 
-  constructor(inTransaction: InTransaction) {
+  /** `batched` false: always series by series (tests compare both ways). */
+  constructor(inTransaction: InTransaction, options: { batched?: boolean } = {}) {
     this.#inTransaction = inTransaction;
+    this.#batched = options.batched ?? true;
   }
 
   /** Rolls these series up completely, now, in SQLite's order and transaction budget. */
@@ -98,34 +102,50 @@ export class PgRollupRunner {
       const marks = new Map(rows.map((r) => [r[0], r]));
       const finished = new Set<number>();
       const stored: [number, number][] = [];
-      let budget = ROLLUP_ROWS_PER_TRANSACTION;
+      const items: RollupItem[] = [];
       for (const id of ids) {
-        if (budget <= 0) break;
         const mark = marks.get(id);
         if (!mark) {
           finished.add(id); // the series is gone
           continue;
         }
         const { state, pending, derived } = await stateOfSeries(query, points, mark);
-        if (!pending) {
+        if (pending) items.push({ id, state });
+        else {
           finished.add(id);
           if (derived && state.replaceFrom === null) stored.push([id, state.rolledTo]);
-          continue;
         }
-        const r = await rollUpSeries(query, points, id, state, budget);
-        budget -= r.rows;
-        const lastTs = mark[1];
+      }
+      const results = await this.#rollUpItems(query, points, items);
+      for (const r of results) {
+        const lastTs = marks.get(r.id)?.[1] ?? null;
         if (r.done) {
-          finished.add(id);
+          finished.add(r.id);
           // Every stored reading is in: the newest one (last_ts) is, and no reading is older than it.
-          stored.push([id, lastTs === null ? r.state.rolledTo : Math.max(r.state.rolledTo, lastTs + 1)]);
+          stored.push([r.id, lastTs === null ? r.state.rolledTo : Math.max(r.state.rolledTo, lastTs + 1)]);
         } else {
-          stored.push([id, r.state.rolledTo]);
+          stored.push([r.id, r.state.rolledTo]);
         }
       }
       await storeWatermarks(query, stored);
       return finished;
     });
+  }
+
+  /** The pending items' roll-ups in one go (rollup-batch.ts), else series by series, budget shared in order. */
+  async #rollUpItems(query: Query, points: PgPoints, items: readonly RollupItem[]): Promise<RolledUp[]> {
+    if (items.length === 0) return [];
+    const many = this.#batched ? await rollUpMany(query, items, ROLLUP_ROWS_PER_TRANSACTION) : undefined;
+    if (many) return many;
+    const out: RolledUp[] = [];
+    let budget = ROLLUP_ROWS_PER_TRANSACTION;
+    for (const { id, state } of items) {
+      if (budget <= 0) break;
+      const r = await rollUpSeries(query, points, id, state, budget);
+      budget -= r.rows;
+      out.push({ id, ...r });
+    }
+    return out;
   }
 }
 

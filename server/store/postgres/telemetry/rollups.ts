@@ -19,64 +19,79 @@ export const NOTHING_ROLLED = Number.MIN_SAFE_INTEGER;
  */
 export type RollupState = { rolledTo: number; replaceFrom: number | null };
 
+/** A series' new 5-minute buckets (ascending) to merge into its rollups. */
+export type SeriesBuckets = { seriesId: number; buckets: readonly Bucket[] };
+
+/** A rollup row of some series. */
+type SeriesBucket = Bucket & { seriesId: number };
+
 /**
  * The rollup arithmetic of SQLite's adapter (services/telemetry/rollups.ts), computed here so that
  * both engines store the same doubles: a bucket's readings are added in ts order from 0
  * (BucketBuilder); a bucket met again adds its new sum to the stored one (`sum + excluded.sum`)
  * and takes min(stored, new) as SQLite's scalar min() does (a tie takes the new one); an hour is
  * re-derived from its twelve 5-minute rows as SQLite's aggregates do (sum(sum) compensated, in
- * ascending bucket order; min and max replaced only by a strictly lower or higher value). Rows
- * are read and written in bulk, one statement each.
+ * ascending bucket order; min and max replaced only by a strictly lower or higher value).
+ *
+ * Any number of series (each once) in three statements: one read of the 5-minute rows of the
+ * touched hours, one upsert of the 5-minute rows, one of the hours.
  */
-export async function mergeBuckets(
-  query: Query,
-  seriesId: number,
-  buckets: readonly Bucket[],
-): Promise<void> {
-  const first = buckets[0];
-  const last = buckets.at(-1);
-  if (!first || !last) return;
-  const hours = new Set(buckets.map((b) => hourOf(b.start)));
-  const stored = await readBuckets(query, seriesId, hourOf(first.start), hourOf(last.start) + BUCKET_1H_MS);
-  const changed: Bucket[] = [];
-  for (const b of buckets) {
-    const e = stored.get(b.start);
-    const merged: Bucket = e
-      ? {
-          start: b.start,
-          count: e.count + b.count,
-          sum: e.sum + b.sum,
-          min: e.min >= b.min ? b.min : e.min,
-          max: e.max < b.max ? b.max : e.max,
-        }
-      : { ...b };
-    stored.set(b.start, merged);
-    changed.push(merged);
+export async function mergeBuckets(query: Query, entries: readonly SeriesBuckets[]): Promise<void> {
+  const touched = entries.filter((e) => e.buckets.length > 0);
+  if (touched.length === 0) return;
+  const stored = await readBuckets(
+    query,
+    touched.map((e) => e.seriesId),
+    touched.map((e) => hourOf((e.buckets[0] as Bucket).start)),
+    touched.map((e) => hourOf((e.buckets.at(-1) as Bucket).start) + BUCKET_1H_MS),
+  );
+  const changed: SeriesBucket[] = [];
+  const hours: SeriesBucket[] = [];
+  for (const { seriesId, buckets } of touched) {
+    const rows = stored.get(seriesId) ?? new Map<number, Bucket>();
+    for (const b of buckets) {
+      const e = rows.get(b.start);
+      const merged: Bucket = e
+        ? {
+            start: b.start,
+            count: e.count + b.count,
+            sum: e.sum + b.sum,
+            min: e.min >= b.min ? b.min : e.min,
+            max: e.max < b.max ? b.max : e.max,
+          }
+        : { ...b };
+      rows.set(b.start, merged);
+      changed.push({ seriesId, ...merged });
+    }
+    hours.push(...deriveHours(seriesId, new Set(buckets.map((b) => hourOf(b.start))), rows));
   }
-  await upsert(query, "telemetry_rollup_5m", seriesId, changed);
-  await deriveHours(query, seriesId, [...hours], stored);
+  await upsert(query, "telemetry_rollup_5m", changed);
+  await upsert(query, "telemetry_rollup_1h", hours);
 }
 
 /**
- * Re-derives these hours' rows from their 5-minute rows (`known`: every 5-minute row of those
- * hours, by bucket; read when not given). An hour without 5-minute rows keeps its row, as
- * SQLite's `INSERT OR REPLACE … HAVING count(*) > 0` leaves it.
+ * Re-derives one hour of a series from its 5-minute rows (read here): a rebuilt bucket whose
+ * readings are all gone still leaves its hour to re-derive.
  */
-export async function deriveHours(
-  query: Query,
+export async function rederiveHour(query: Query, seriesId: number, hour: number): Promise<void> {
+  const stored = await readBuckets(query, [seriesId], [hour], [hour + BUCKET_1H_MS]);
+  await upsert(query, "telemetry_rollup_1h", deriveHours(seriesId, new Set([hour]), stored.get(seriesId)));
+}
+
+/**
+ * These hours' rows from the series' 5-minute rows (`rows`: every 5-minute row of those hours,
+ * by bucket). An hour without 5-minute rows keeps its row, as SQLite's
+ * `INSERT OR REPLACE … HAVING count(*) > 0` leaves it.
+ */
+function deriveHours(
   seriesId: number,
-  hours: readonly number[],
-  known?: Map<number, Bucket>,
-): Promise<void> {
-  if (hours.length === 0) return;
-  const sorted = [...hours].sort((a, b) => a - b);
-  const rows =
-    known ?? (await readBuckets(query, seriesId, sorted[0] ?? 0, (sorted.at(-1) ?? 0) + BUCKET_1H_MS));
-  const wanted = new Set(sorted);
+  hours: Set<number>,
+  rows: Map<number, Bucket> | undefined,
+): SeriesBucket[] {
   const byHour = new Map<number, Bucket[]>();
-  for (const b of [...rows.values()].sort((x, y) => x.start - y.start)) {
+  for (const b of [...(rows?.values() ?? [])].sort((x, y) => x.start - y.start)) {
     const hour = hourOf(b.start);
-    if (!wanted.has(hour)) continue;
+    if (!hours.has(hour)) continue;
     let list = byHour.get(hour);
     if (!list) {
       list = [];
@@ -84,10 +99,9 @@ export async function deriveHours(
     }
     list.push(b);
   }
-  const derived: Bucket[] = [];
-  for (const hour of sorted) {
-    const list = byHour.get(hour);
-    if (!list || list.length === 0) continue;
+  const derived: SeriesBucket[] = [];
+  for (const hour of [...byHour.keys()].sort((a, b) => a - b)) {
+    const list = byHour.get(hour) ?? [];
     const sum = new CompensatedSum();
     let count = 0;
     let min = Number.NaN;
@@ -98,45 +112,54 @@ export async function deriveHours(
       if (Number.isNaN(min) || b.min < min) min = b.min;
       if (Number.isNaN(max) || b.max > max) max = b.max;
     }
-    derived.push({ start: hour, count, sum: sum.value, min, max });
+    derived.push({ seriesId, start: hour, count, sum: sum.value, min, max });
   }
-  await upsert(query, "telemetry_rollup_1h", seriesId, derived);
+  return derived;
 }
 
-/** The series' 5-minute rows with from ≤ bucket < to, by bucket. */
+/** The 5-minute rows of series ids[i] with from[i] ≤ bucket < to[i], by series and bucket. */
 async function readBuckets(
   query: Query,
-  seriesId: number,
-  from: number,
-  to: number,
-): Promise<Map<number, Bucket>> {
-  const rows = await query<[number, number, number, number, number]>(
-    `SELECT bucket::float8, count::float8, sum, min, max FROM telemetry_rollup_5m
-      WHERE series_id = $1 AND bucket >= $2 AND bucket < $3`,
-    [seriesId, from, to],
+  ids: readonly number[],
+  from: readonly number[],
+  to: readonly number[],
+): Promise<Map<number, Map<number, Bucket>>> {
+  const rows = await query<[number, number, number, number, number, number]>(
+    `SELECT r.series_id::float8, r.bucket::float8, r.count::float8, r.sum, r.min, r.max
+       FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS w(id, f, t)
+       JOIN telemetry_rollup_5m r ON r.series_id = w.id AND r.bucket >= w.f AND r.bucket < w.t`,
+    [int8Array(ids), int8Array(from), int8Array(to)],
   );
-  return new Map(rows.map(([start, count, sum, min, max]) => [start, { start, count, sum, min, max }]));
+  const out = new Map<number, Map<number, Bucket>>();
+  for (const [seriesId, start, count, sum, min, max] of rows) {
+    let bySeries = out.get(seriesId);
+    if (!bySeries) {
+      bySeries = new Map();
+      out.set(seriesId, bySeries);
+    }
+    bySeries.set(start, { start, count, sum, min, max });
+  }
+  return out;
 }
 
 async function upsert(
   query: Query,
   table: "telemetry_rollup_5m" | "telemetry_rollup_1h",
-  seriesId: number,
-  buckets: readonly Bucket[],
+  rows: readonly SeriesBucket[],
 ): Promise<void> {
-  if (buckets.length === 0) return;
+  if (rows.length === 0) return;
   await query(
     `INSERT INTO ${table} (series_id, bucket, count, sum, min, max)
-     SELECT $1, * FROM unnest($2::bigint[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[])
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::float8[], $5::float8[], $6::float8[])
      ON CONFLICT (series_id, bucket) DO UPDATE SET
        count = excluded.count, sum = excluded.sum, min = excluded.min, max = excluded.max`,
     [
-      seriesId,
-      int8Array(buckets.map((b) => b.start)),
-      int8Array(buckets.map((b) => b.count)),
-      float8Array(buckets.map((b) => b.sum)),
-      float8Array(buckets.map((b) => b.min)),
-      float8Array(buckets.map((b) => b.max)),
+      int8Array(rows.map((b) => b.seriesId)),
+      int8Array(rows.map((b) => b.start)),
+      int8Array(rows.map((b) => b.count)),
+      float8Array(rows.map((b) => b.sum)),
+      float8Array(rows.map((b) => b.min)),
+      float8Array(rows.map((b) => b.max)),
     ],
   );
 }
@@ -195,11 +218,9 @@ export async function rollUpSeries(
   );
   const builder = new BucketBuilder();
   for (const [ts, value] of rows) builder.add(ts, value);
-  await mergeBuckets(query, seriesId, builder.buckets);
-  // A rebuilt bucket whose rows are all gone still leaves its hour to re-derive.
-  if (state.replaceFrom !== null && rows.length === 0) {
-    await deriveHours(query, seriesId, [hourOf(state.replaceFrom)]);
-  }
+  await mergeBuckets(query, [{ seriesId, buckets: builder.buckets }]);
+  if (state.replaceFrom !== null && rows.length === 0)
+    await rederiveHour(query, seriesId, hourOf(state.replaceFrom));
   const last = rows.at(-1);
   return {
     state: { rolledTo: last ? last[0] + 1 : (state.replaceFrom ?? state.rolledTo), replaceFrom: null },

@@ -6,7 +6,7 @@ import { float8Array, int8Array } from "./binary-arrays.ts";
 import type { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import { stateOfSeries } from "./rollup-runner.ts";
-import { mergeBuckets, NOTHING_ROLLED, type RollupState } from "./rollups.ts";
+import { mergeBuckets, NOTHING_ROLLED, type RollupState, type SeriesBuckets } from "./rollups.ts";
 
 /** A series the batch writes to, as this transaction found (and locked) it. */
 type Slot = {
@@ -214,15 +214,16 @@ async function summarize(
     for (const r of rows) if (isStored(r)) counts.set(r.slot, (counts.get(r.slot) ?? 0) + 1);
     for (const slot of slots.values()) slot.rollsUp = (counts.get(slot) ?? 0) >= blockPoints && !slot.pending;
   }
+  const backfills: SeriesBuckets[] = [];
   let current: Slot | undefined;
   let backfill: BucketBuilder | undefined;
-  const settle = async () => {
-    if (current && backfill) await mergeBuckets(query, current.id, backfill.buckets);
+  const settle = () => {
+    if (current && backfill) backfills.push({ seriesId: current.id, buckets: backfill.buckets });
   };
   for (const r of rows) {
     if (!isStored(r)) continue;
     if (r.slot !== current) {
-      await settle();
+      settle();
       current = r.slot;
       backfill = undefined;
     }
@@ -235,7 +236,8 @@ async function summarize(
     r.slot.newestTs = r.ts;
     r.slot.newestValue = r.value;
   }
-  await settle();
+  settle();
+  await mergeBuckets(query, backfills);
   for (const slot of slots.values()) {
     if (slot.rollsUp && slot.newestTs !== null) {
       slot.storeRolledTo = Math.max(slot.storeRolledTo ?? slot.state.rolledTo, slot.newestTs + 1);

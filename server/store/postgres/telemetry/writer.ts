@@ -169,18 +169,22 @@ export class PgTelemetryWriter {
       await this.#rollups.rollUpAll(() => this.#stopping);
       if (this.#stopping) return 0;
       const boundary = Math.floor(cutoffMs / DAY_MS) * DAY_MS;
-      const deleted = await this.#transaction(async (query) => {
-        const [raw] = await query<[number]>("SELECT count(*)::float8 FROM telemetry_raw WHERE ts < $1", [
+      // Dropping a partition locks telemetry_raw whole (ACCESS EXCLUSIVE on the parent) until the
+      // commit: this transaction does nothing after it, and the blocks go in a statement of their own.
+      const raw = await this.#transaction(async (query) => {
+        const [rows] = await query<[number]>("SELECT count(*)::float8 FROM telemetry_raw WHERE ts < $1", [
           boundary,
         ]);
         await query("SELECT caudal_drop_telemetry_partitions($1)", [boundary]);
-        const [packed] = await query<[number]>(
-          `WITH gone AS (DELETE FROM telemetry_packed WHERE last_ts < $1 RETURNING count)
-           SELECT coalesce(sum(count), 0)::float8 FROM gone`,
-          [boundary],
-        );
-        return (raw?.[0] ?? 0) + (packed?.[0] ?? 0);
+        return rows?.[0] ?? 0;
       });
+      const { rows: packed } = await this.#pool.query<[number]>({
+        text: `WITH gone AS (DELETE FROM telemetry_packed WHERE last_ts < $1 RETURNING count)
+               SELECT coalesce(sum(count), 0)::float8 FROM gone`,
+        values: [boundary],
+        rowMode: "array",
+      });
+      const deleted = raw + (packed[0]?.[0] ?? 0);
       this.#partitions.forgetBefore(boundary / DAY_MS);
       return deleted;
     });
