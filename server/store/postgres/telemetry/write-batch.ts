@@ -11,7 +11,6 @@ import { mergeBuckets, NOTHING_ROLLED, type RollupState, type SeriesBuckets } fr
 /** A series the batch writes to, as this transaction found (and locked) it. */
 type Slot = {
   id: number;
-  projectId: string;
   created: boolean;
   committedLastTs: number | null;
   unit: string | null;
@@ -139,29 +138,36 @@ async function findSeries(
   const first = new Map<string, BatchSeries>();
   for (const s of series)
     if (!first.has(key(s.assetId, s.variable))) first.set(key(s.assetId, s.variable), s);
+  type Found = [number, string, string, string | null, number | null, number | null];
+  const lock = (list: readonly BatchSeries[]) =>
+    query<Found>(
+      `SELECT s.id::float8, s.asset_id, s.variable, s.unit, s.last_ts::float8, s.rolled_to::float8
+         FROM telemetry_series s JOIN unnest($1::text[], $2::text[]) AS k(asset_id, variable)
+           ON s.asset_id = k.asset_id AND s.variable = k.variable
+        ORDER BY s.id FOR NO KEY UPDATE OF s`,
+      [list.map((s) => s.assetId), list.map((s) => s.variable)],
+    );
+  // The usual case, every series known: one statement. New ones are inserted, then locked too.
+  const found = await lock([...first.values()]);
+  for (const [, assetId, variable] of found) first.delete(key(assetId, variable));
   const news = [...first.values()];
-  const created = new Set(
-    (
-      await query<[string, string]>(
-        `INSERT INTO telemetry_series (project_id, asset_id, variable, unit)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
-         ON CONFLICT (asset_id, variable) DO NOTHING RETURNING asset_id, variable`,
-        [
-          news.map((s) => s.projectId),
-          news.map((s) => s.assetId),
-          news.map((s) => s.variable),
-          news.map((s) => s.unit ?? null),
-        ],
-      )
-    ).map(([assetId, variable]) => key(assetId, variable)),
-  );
-  const found = await query<[number, string, string, string | null, number | null, number | null]>(
-    `SELECT s.id::float8, s.asset_id, s.variable, s.unit, s.last_ts::float8, s.rolled_to::float8
-       FROM telemetry_series s JOIN unnest($1::text[], $2::text[]) AS k(asset_id, variable)
-         ON s.asset_id = k.asset_id AND s.variable = k.variable
-      ORDER BY s.id FOR NO KEY UPDATE OF s`,
-    [news.map((s) => s.assetId), news.map((s) => s.variable)],
-  );
+  const created = new Set<string>();
+  if (news.length > 0) {
+    const inserted = await query<[string, string]>(
+      `INSERT INTO telemetry_series (project_id, asset_id, variable, unit)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
+       ON CONFLICT (asset_id, variable) DO NOTHING RETURNING asset_id, variable`,
+      [
+        news.map((s) => s.projectId),
+        news.map((s) => s.assetId),
+        news.map((s) => s.variable),
+        news.map((s) => s.unit ?? null),
+      ],
+    );
+    for (const [assetId, variable] of inserted) created.add(key(assetId, variable));
+    // Those another writer made meanwhile are committed now (ON CONFLICT waited for it).
+    found.push(...(await lock(news)));
+  }
   const slots = new Map<string, Slot>();
   for (const [id, assetId, variable, unit, lastTs, rolledTo] of found) {
     const k = key(assetId, variable);
@@ -172,7 +178,6 @@ async function findSeries(
       : await stateOfSeries(query, points, [id, lastTs, rolledTo]);
     slots.set(k, {
       id,
-      projectId: first.get(k)?.projectId ?? "",
       created: isNew,
       committedLastTs: lastTs,
       unit: unit,
