@@ -29,6 +29,7 @@ import { recordStoreContract } from "./testing/record-store.contract.ts";
 import { reportStoreContract } from "./testing/report-store.contract.ts";
 import { telemetryStoreContract } from "./testing/telemetry-store.contract.ts";
 import { telemetryWriterContract } from "./testing/telemetry-writer.contract.ts";
+import { telemetryWriterPgContract } from "./testing/telemetry-writer-pg.contract.ts";
 import { transactionContract } from "./testing/transaction.contract.ts";
 
 // Audit ids are random UUIDs inside the hashed text; the cross-backend test numbers them instead.
@@ -101,6 +102,12 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
   };
 }
 
+/**
+ * The telemetry write side's suite (TelemetryStore.write and the rest of the writer) runs where
+ * the adapter implements the port's write side: PostgreSQL now, SQLite once its writer is on it.
+ */
+const TELEMETRY_WRITER_ON: readonly ContractBackend["name"][] = ["postgres"];
+
 function contracts(backend: ContractBackend): void {
   describe("FieldStore: projects", () => fieldStoreContract(backend));
   describe("FieldStore: assets, devices, variables", () => fieldModelContract(backend));
@@ -113,6 +120,9 @@ function contracts(backend: ContractBackend): void {
   describe("BillingStore", () => billingStoreContract(backend));
   describe("InstallerBuildStore", () => installerBuildStoreContract(backend));
   describe("TelemetryStore: reads", () => telemetryStoreContract(backend));
+  if (TELEMETRY_WRITER_ON.includes(backend.name)) {
+    describe("TelemetryStore: writer", () => telemetryWriterPgContract(backend));
+  }
   describe("HmiStore", () => hmiStoreContract(backend));
   describe("AgentStore", () => agentStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));

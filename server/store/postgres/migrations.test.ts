@@ -14,14 +14,19 @@ const postgres = requirePeer("postgresql-15", postgresMissing);
 
 /** What PostgreSQL has beyond the SQLite schema, and why (see the schema files). */
 const PG_ONLY_TABLES = ["audit_log_head"]; // sqlite_sequence's audit_log row
-const PG_ONLY_COLUMNS = ["alarm_events.write_seq"]; // SQLite's rowid, for the history's tie-break
+const PG_ONLY_COLUMNS = [
+  "alarm_events.write_seq", // SQLite's rowid, for the history's tie-break
+  "telemetry_series.rolled_to", // the roll-up watermark SQLite's writer keeps in memory
+];
 
 // Compile-time: every table reads back as the same row type on both backends.
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Row<T> = T extends { $inferSelect: infer R } ? R : never;
 type PgRow<K extends keyof typeof pgSchema> = K extends "alarmEvents"
   ? Omit<Row<(typeof pgSchema)[K]>, "writeSeq">
-  : Row<(typeof pgSchema)[K]>;
+  : K extends "telemetrySeries"
+    ? Omit<Row<(typeof pgSchema)[K]>, "rolledTo">
+    : Row<(typeof pgSchema)[K]>;
 type RowMismatch = {
   [K in keyof typeof sqliteSchema]: K extends keyof typeof pgSchema
     ? Same<Row<(typeof sqliteSchema)[K]>, PgRow<K>> extends true

@@ -1,10 +1,12 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { drizzle } from "drizzle-orm/node-postgres";
+import type { PoolClient } from "pg";
 import type { Store, StorePorts, TransactionOptions } from "../store.ts";
 import { PostgresAgentStore } from "./agent-store.ts";
 import { PostgresAlarmStore } from "./alarm-store.ts";
 import { PostgresAuditStore } from "./audit-store.ts";
 import { PostgresBillingStore } from "./billing-store.ts";
-import { openPostgres, type PoolOptions, type PostgresHandle } from "./client.ts";
+import { openPostgres, type PgDb, type PoolOptions, type PostgresHandle } from "./client.ts";
 import { PostgresFieldStore } from "./field-store.ts";
 import { PostgresHmiStore } from "./hmi-store.ts";
 import { PostgresIdentityStore } from "./identity-store.ts";
@@ -12,8 +14,11 @@ import { PostgresInstallerBuildStore } from "./installer-build-store.ts";
 import { PostgresMqttCredentialStore } from "./mqtt-credential-store.ts";
 import { PostgresRecordStore } from "./record-store.ts";
 import { PostgresReportStore } from "./report-store.ts";
-import type { PgSession, PgTx } from "./session.ts";
-import { PostgresTelemetryStore, type SettlerSlot } from "./telemetry-store.ts";
+import * as schema from "./schema/index.ts";
+import type { PgExecutor, PgSession } from "./session.ts";
+import { clientQuery, type Query } from "./telemetry/query.ts";
+import { PgTelemetryWriter } from "./telemetry/writer.ts";
+import { PostgresTelemetryStore, type TelemetryEngine } from "./telemetry-store.ts";
 
 /** How many times snapshot work runs before a serialization failure is passed on. */
 const SNAPSHOT_ATTEMPTS = 5;
@@ -37,9 +42,20 @@ function isRetryable(err: unknown): boolean {
 }
 
 /** A transaction while its work runs; `ended` once the work settled (commit or rollback follows). */
-type OpenTransaction = { readonly tx: PgTx; ended: boolean };
+type OpenTransaction = { readonly tx: PgExecutor; ended: boolean };
 
-function portsOn(session: PgSession, rollups: SettlerSlot): StorePorts {
+/** drizzle over one pooled connection, made once per connection (a pool reuses its clients). */
+const clientDbs = new WeakMap<PoolClient, PgDb>();
+function drizzleOn(client: PoolClient): PgDb {
+  let db = clientDbs.get(client);
+  if (!db) {
+    db = drizzle(client, { schema });
+    clientDbs.set(client, db);
+  }
+  return db;
+}
+
+function portsOn(session: PgSession, rollups: TelemetryEngine): StorePorts {
   return {
     field: new PostgresFieldStore(session),
     audit: new PostgresAuditStore(session),
@@ -79,11 +95,15 @@ export class PostgresStore implements Store {
   readonly agents: PostgresAgentStore;
   readonly #handle: PostgresHandle;
   readonly #open = new AsyncLocalStorage<OpenTransaction>();
-  readonly #rollups: SettlerSlot = {};
+  readonly #rollups: TelemetryEngine;
 
   /** Takes over `handle`: close() ends its pool. */
   constructor(handle: PostgresHandle) {
     this.#handle = handle;
+    this.#rollups = {
+      pool: handle.pool,
+      writer: new PgTelemetryWriter(handle.pool, (work) => this.#onClient(work)),
+    };
     const current = () => {
       const open = this.#open.getStore();
       return open && !open.ended ? open : undefined;
@@ -149,12 +169,52 @@ export class PostgresStore implements Store {
     return this.#handle.pool;
   }
 
+  /**
+   * A transaction on one connection of the pool, for the telemetry writer: `work` gets plain SQL
+   * on it (bulk statements over arrays) and the store's ports bound to it (a batch's claim and
+   * complete), and the store's own ports called meanwhile run in it too, as in transaction().
+   */
+  async #onClient<T>(work: (query: Query, ports: StorePorts) => Promise<T>): Promise<T> {
+    if (this.#open.getStore()?.ended === false) {
+      throw new Error("a transaction is already open here: use the ports it handed you");
+    }
+    const client = await this.#handle.pool.connect();
+    let broken: Error | undefined;
+    try {
+      await client.query("BEGIN");
+      const db = drizzleOn(client);
+      const open: OpenTransaction = { tx: db, ended: false };
+      let result: T;
+      try {
+        result = await this.#open.run(open, () =>
+          work(
+            clientQuery(client),
+            portsOn({ executor: () => db, inTransaction: () => true }, this.#rollups),
+          ),
+        );
+      } catch (err) {
+        open.ended = true;
+        await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+          broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+        });
+        throw err;
+      }
+      open.ended = true;
+      await client.query("COMMIT");
+      return result;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   /** A round trip that reads the users table (its heap, not just the catalog), as on SQLite. */
   async probe(): Promise<void> {
     await this.#handle.pool.query("SELECT 1 FROM users LIMIT 1");
   }
 
-  close(): Promise<void> {
-    return this.#handle.close();
+  /** Stops the telemetry writer if it runs (its LISTEN connection is not the pool's), then ends the pool. */
+  async close(): Promise<void> {
+    await this.telemetry.stop();
+    await this.#handle.close();
   }
 }

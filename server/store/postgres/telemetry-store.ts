@@ -1,13 +1,28 @@
 import { and, asc, count, desc, eq, exists, gte, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
+import type { Pool } from "pg";
+import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
+import { BlockCache } from "../../services/telemetry/packed-blocks.ts";
 import {
+  type BatchTransaction,
+  type PackTotals,
+  type PointReader,
   ROLLUP_BUCKET_MS,
   type SeriesReading,
+  type SeriesRef,
   type SeriesRollups,
   type TelemetryStore,
+  type TelemetryWriterHost,
+  type TelemetryWriterOptions,
+  type WindowRow,
+  type WindowWidth,
 } from "../ports/telemetry-store.ts";
 import { CompensatedSum } from "./compensated-sum.ts";
 import { assets, devices, telemetryRollup5m, telemetrySeries } from "./schema/index.ts";
 import type { PgSession } from "./session.ts";
+import { PgPoints } from "./telemetry/points.ts";
+import { type Query, sessionQuery } from "./telemetry/query.ts";
+import { dailyWindows } from "./telemetry/windows.ts";
+import type { PgTelemetryWriter } from "./telemetry/writer.ts";
 
 /** What brings rollups up to date: the telemetry writer of this process, once one is attached. */
 export type RollupSettler = {
@@ -16,39 +31,132 @@ export type RollupSettler = {
   rollUp(seriesIds: readonly number[]): void;
 };
 
-/** Where the store's ports find the settler (attached after they are made, shared by all). */
-export type SettlerSlot = { settler?: RollupSettler };
+/**
+ * What every telemetry port of a store shares (those of its transactions too): the pool, the
+ * writer, and a settler attached from outside (until the server's telemetry runs on the port).
+ */
+export type TelemetryEngine = {
+  readonly pool: Pool;
+  readonly writer: PgTelemetryWriter;
+  settler?: RollupSettler;
+};
 
 /** A rollup bucket row as the driver hands it: bigint columns as text, doubles as numbers. */
 type BucketRow = { series_id: string; bucket: string; count: string; sum: number; min: number; max: number };
 
 /**
- * The read side other aggregates use: series' newest readings and 5-minute rollups. None of it
- * reads telemetry_raw, so the day partitions are never scanned.
+ * Telemetry on PostgreSQL. The writer (write, the lifecycle, retention, packing) lives in
+ * telemetry/ and is shared by the store's ports; reads run where the session runs them.
  */
 export class PostgresTelemetryStore implements TelemetryStore {
   readonly #s: PgSession;
-  readonly #slot: SettlerSlot;
+  readonly #engine: TelemetryEngine;
+  readonly #query: Query;
 
-  constructor(session: PgSession, slot: SettlerSlot = {}) {
+  constructor(session: PgSession, engine: TelemetryEngine) {
     this.#s = session;
-    this.#slot = slot;
+    this.#engine = engine;
+    this.#query = sessionQuery(session, engine.pool);
   }
 
-  /** settleRollups rolls up through `settler` from now on (the server attaches its telemetry writer). */
+  /** settleRollups rolls up through `settler` while this store's own writer is not started. */
   rollUpWith(settler: RollupSettler): void {
-    this.#slot.settler = settler;
+    this.#engine.settler = settler;
+  }
+
+  get started(): boolean {
+    return this.#engine.writer.started;
+  }
+
+  start(options: TelemetryWriterOptions, host: TelemetryWriterHost): Promise<void> {
+    return this.#engine.writer.start(options, host);
+  }
+
+  stop(): Promise<void> {
+    return this.#engine.writer.stop();
+  }
+
+  write(batch: TelemetryBatch, period: string, tx?: BatchTransaction) {
+    return this.#engine.writer.write(batch, period, tx);
+  }
+
+  rollUp(seriesIds: readonly number[]): Promise<void> {
+    return this.#engine.writer.rollUp(seriesIds);
+  }
+
+  rollUpAll(): Promise<void> {
+    return this.#engine.writer.rollUpAll();
+  }
+
+  deleteRawBefore(cutoffMs: number): Promise<number> {
+    return this.#engine.writer.deleteRawBefore(cutoffMs);
+  }
+
+  pack(
+    cutoffMs: number,
+    progress?: (p: PackTotals & { seriesDone: number; seriesTotal: number }) => void,
+  ): Promise<PackTotals> {
+    return this.#engine.writer.pack(cutoffMs, progress);
+  }
+
+  async projectOfAsset(assetId: string): Promise<string | undefined> {
+    // Inside a transaction: what it sees, not the cache (which holds committed state).
+    if (!this.#s.inTransaction()) return this.#engine.writer.projectOfAsset(assetId);
+    const [row] = await this.#query<[string]>("SELECT project_id FROM assets WHERE id = $1", [assetId]);
+    return row?.[0];
+  }
+
+  async assetSeries(assetId: string, variables?: readonly string[]): Promise<SeriesRef[]> {
+    const all = await this.#query<[number, string, string | null]>(
+      "SELECT id::float8, variable, unit FROM telemetry_series WHERE asset_id = $1",
+      [assetId],
+    );
+    const wanted = variables === undefined ? undefined : new Set(variables);
+    return all
+      .filter(([, variable]) => wanted === undefined || wanted.has(variable))
+      .map(([id, variable, unit]) => ({ id, variable, unit }))
+      .sort((a, b) => (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0));
+  }
+
+  pointReader(cachedBlocks: number): PointReader {
+    return new PgPoints(this.#query, new BlockCache(cachedBlocks));
+  }
+
+  async windows(
+    seriesId: number,
+    width: WindowWidth,
+    fromBucket: number,
+    toBucket: number,
+  ): Promise<WindowRow[]> {
+    if (width === "1d") return dailyWindows(this.#query, seriesId, fromBucket, toBucket);
+    const table = width === "5m" ? "telemetry_rollup_5m" : "telemetry_rollup_1h";
+    return this.#query<WindowRow>(
+      `SELECT bucket::float8, count::float8, sum, min, max FROM ${table}
+        WHERE series_id = $1 AND bucket >= $2 AND bucket < $3 ORDER BY ${table}.bucket`,
+      [seriesId, fromBucket, toBucket],
+    );
+  }
+
+  async lastReports(): Promise<{ assetId: string; lastTs: number }[]> {
+    const rows = await this.#query<[string, number]>(
+      `SELECT asset_id, max(last_ts)::float8 FROM telemetry_series WHERE last_ts IS NOT NULL
+        GROUP BY asset_id ORDER BY asset_id`,
+    );
+    return rows.map(([assetId, lastTs]) => ({ assetId, lastTs }));
   }
 
   async settleRollups(projectId: string) {
-    const settler = this.#slot.settler;
-    if (!settler?.started) return; // nothing is pending without a running writer
+    const { writer, settler } = this.#engine;
+    if (!writer.started && !settler?.started) return; // nothing is pending without a running writer
     const rows = await this.#s
       .executor()
       .select({ id: telemetrySeries.id })
       .from(telemetrySeries)
-      .where(eq(telemetrySeries.projectId, projectId));
-    settler.rollUp(rows.map((r) => r.id));
+      .where(eq(telemetrySeries.projectId, projectId))
+      .orderBy(asc(telemetrySeries.id));
+    const ids = rows.map((r) => r.id);
+    if (writer.started) await writer.rollUp(ids);
+    else settler?.rollUp(ids);
   }
 
   async seriesRollups(projectId: string, fromBucket: number, toBucket: number) {

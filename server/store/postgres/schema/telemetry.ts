@@ -22,6 +22,12 @@ export const telemetrySeries = pgTable(
     /** Epoch ms of the newest reading; drives comm_loss and "active" asset counts. */
     lastTs: int("last_ts"),
     lastValue: doublePrecision("last_value"),
+    /**
+     * PostgreSQL only: the roll-up watermark, every stored reading with ts < rolled_to is in the
+     * rollups (SQLite keeps it in the writer's memory). Null: not known, read back from the
+     * rollups and stored readings (store/postgres/telemetry/rollup-state.ts).
+     */
+    rolledTo: int("rolled_to"),
   },
   (t) => [
     uniqueIndex("telemetry_series_asset_variable_uq").on(t.assetId, t.variable),

@@ -1,0 +1,192 @@
+import { decodeBlock, encodeBlock, type Points } from "../../../services/telemetry/codec/block.ts";
+import {
+  type BlockRow,
+  lowerBound,
+  MAX_BLOCK_POINTS,
+  windowOf,
+} from "../../../services/telemetry/packed-blocks.ts";
+import type { PackTotals } from "../../ports/telemetry-store.ts";
+import { PgPoints } from "./points.ts";
+import type { Query } from "./query.ts";
+import type { InTransaction, SeriesMark } from "./rollup-runner.ts";
+import { stateOfSeries } from "./rollup-runner.ts";
+
+type PackStep = {
+  rawRows: number;
+  points: number;
+  blocksWritten: number;
+  blocksReplaced: number;
+  bytes: number;
+};
+
+const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Packs cold raw rows (ts < cutoff) into telemetry_packed with the codec SQLite uses, series by
+ * series, one transaction per block (which locks the series row: writes of the series wait for
+ * it, so a reading is never both raw and packed, nor neither). Rows from the series' roll-up
+ * watermark on stay raw until rolled up. Late readings are merged into the block whose span they
+ * fall in. The whole pass runs after a roll-up of everything (the caller's).
+ */
+export async function packTelemetry(
+  inTransaction: InTransaction,
+  seriesIds: readonly number[],
+  cutoffMs: number,
+  shouldStop: () => boolean,
+  progress: (p: PackTotals & { seriesDone: number; seriesTotal: number }) => void,
+  progressMs = 10_000,
+): Promise<PackTotals> {
+  const started = performance.now();
+  const totals: PackTotals = {
+    rawRows: 0,
+    points: 0,
+    blocks: 0,
+    rewritten: 0,
+    bytes: 0,
+    series: 0,
+    seconds: 0,
+    longestStepMs: 0,
+  };
+  const finish = () => ({ ...totals, seconds: (performance.now() - started) / 1000 });
+  let reported = started;
+  for (let s = 0; s < seriesIds.length; s++) {
+    const id = seriesIds[s] ?? 0;
+    let packedAny = false;
+    for (;;) {
+      if (shouldStop()) return finish();
+      const stepStarted = performance.now();
+      const step = await inTransaction((query) => packStep(query, id, cutoffMs));
+      totals.longestStepMs = Math.max(totals.longestStepMs, performance.now() - stepStarted);
+      if (!step) break;
+      packedAny = true;
+      totals.rawRows += step.rawRows;
+      totals.points += step.points;
+      totals.blocks += step.blocksWritten;
+      totals.rewritten += step.blocksReplaced;
+      totals.bytes += step.bytes;
+      await pause();
+      if (performance.now() - reported >= progressMs) {
+        reported = performance.now();
+        progress({ ...finish(), seriesDone: s, seriesTotal: seriesIds.length });
+      }
+    }
+    if (packedAny) totals.series++;
+  }
+  return finish();
+}
+
+/** One step of SQLite's packNext (services/telemetry/pack-block.ts) for one series, in a transaction. */
+async function packStep(query: Query, seriesId: number, cutoffMs: number): Promise<PackStep | undefined> {
+  const points = new PgPoints(query);
+  const [mark] = await query<SeriesMark>(
+    `SELECT id::float8, last_ts::float8, rolled_to::float8 FROM telemetry_series WHERE id = $1 FOR NO KEY UPDATE`,
+    [seriesId],
+  );
+  if (!mark) return undefined;
+  const { state } = await stateOfSeries(query, points, mark);
+  // Rows from the roll-up watermark on are not in the rollups yet: they stay raw for now.
+  const before = Math.min(cutoffMs, state.replaceFrom ?? state.rolledTo);
+  const [oldestRow] = await query<[number]>(
+    "SELECT ts::float8 FROM telemetry_raw WHERE series_id = $1 AND ts < $2 ORDER BY telemetry_raw.ts LIMIT 1",
+    [seriesId, before],
+  );
+  if (!oldestRow) return undefined;
+  const oldest = oldestRow[0];
+  const window = windowOf(oldest);
+  const end = Math.min(before, window.end);
+  const raw = await query<[number, number]>(
+    `SELECT ts::float8, value FROM telemetry_raw WHERE series_id = $1 AND ts >= $2 AND ts < $3
+      ORDER BY telemetry_raw.ts LIMIT $4`,
+    [seriesId, oldest, end, MAX_BLOCK_POINTS],
+  );
+  let rows: Points = { ts: Float64Array.from(raw, (r) => r[0]), values: Float64Array.from(raw, (r) => r[1]) };
+  let blocks = await points.overlapping(seriesId, rows.ts[0] ?? oldest, rows.ts.at(-1) ?? oldest);
+  const second = blocks[1];
+  if (second) {
+    // Late rows across several blocks: this step merges those before the second block into the first.
+    const keep = lowerBound(rows.ts, second[0]);
+    rows = { ts: rows.ts.subarray(0, keep), values: rows.values.subarray(0, keep) };
+    blocks = blocks.slice(0, 1);
+  }
+  const firstRaw = rows.ts[0] ?? oldest;
+  const lastRaw = rows.ts.at(-1) ?? oldest;
+  if (blocks.length === 0) {
+    const [previous] = await query<BlockRow>(
+      `SELECT first_ts::float8, last_ts::float8, count::float8, data FROM telemetry_packed
+        WHERE series_id = $1 AND first_ts >= $2 AND first_ts < $3 AND last_ts < $4
+        ORDER BY telemetry_packed.first_ts DESC LIMIT 1`,
+      [seriesId, window.start, firstRaw, firstRaw],
+    );
+    if (previous && previous[2] + rows.ts.length <= MAX_BLOCK_POINTS) blocks = [previous];
+  }
+
+  const merged = mergePoints(blocks, rows);
+  const count = merged.ts.length;
+  const pieces = Math.ceil(count / MAX_BLOCK_POINTS);
+  const size = Math.ceil(count / pieces);
+  if (blocks.length > 0) {
+    await query("DELETE FROM telemetry_packed WHERE series_id = $1 AND first_ts = ANY($2::bigint[])", [
+      seriesId,
+      blocks.map((b) => b[0]),
+    ]);
+  }
+  let bytes = 0;
+  for (let from = 0; from < count; from += size) {
+    const ts = merged.ts.subarray(from, from + size);
+    const data = encodeBlock(ts, merged.values.subarray(from, from + size));
+    await query(
+      "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES ($1, $2, $3, $4, $5)",
+      [
+        seriesId,
+        ts[0] ?? 0,
+        ts.at(-1) ?? 0,
+        ts.length,
+        Buffer.from(data.buffer, data.byteOffset, data.byteLength),
+      ],
+    );
+    bytes += data.length;
+  }
+  const [deleted] = await query<[number]>(
+    `WITH gone AS (DELETE FROM telemetry_raw WHERE series_id = $1 AND ts >= $2 AND ts <= $3 RETURNING 1)
+     SELECT count(*)::float8 FROM gone`,
+    [seriesId, firstRaw, lastRaw],
+  );
+  if (deleted?.[0] !== rows.ts.length) {
+    throw new Error(`packing series ${seriesId}: ${deleted?.[0]} raw rows deleted, ${rows.ts.length} packed`);
+  }
+  return {
+    rawRows: rows.ts.length,
+    points: count,
+    blocksWritten: pieces,
+    blocksReplaced: blocks.length,
+    bytes,
+  };
+}
+
+/** Block points and raw rows in ts order; a raw row at a packed ts (never expected) is dropped. */
+function mergePoints(blocks: readonly BlockRow[], raw: Points): Points {
+  if (blocks.length === 0) return raw;
+  const rawCount = raw.ts.length;
+  const decoded = blocks.map((b) => decodeBlock(b[3]));
+  const size = decoded.reduce((n, p) => n + p.ts.length, rawCount);
+  const out: Points = { ts: new Float64Array(size), values: new Float64Array(size) };
+  let n = 0;
+  let j = 0;
+  const takeRawBefore = (limit: number) => {
+    while (j < rawCount && (raw.ts[j] ?? 0) < limit) {
+      out.ts[n] = raw.ts[j] ?? 0;
+      out.values[n++] = raw.values[j++] ?? 0;
+    }
+  };
+  for (const p of decoded) {
+    for (let i = 0; i < p.ts.length; i++) {
+      const t = p.ts[i] ?? 0;
+      takeRawBefore(t);
+      if (raw.ts[j] === t) j++;
+      out.ts[n] = t;
+      out.values[n++] = p.values[i] ?? 0;
+    }
+  }
+  takeRawBefore(Number.POSITIVE_INFINITY);
+  return { ts: out.ts.subarray(0, n), values: out.values.subarray(0, n) };
+}
