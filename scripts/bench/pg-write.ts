@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { Registry } from "prom-client";
 import { newAsset, newProject } from "../../server/store/contract/testing/fixtures.ts";
 import { PostgresStore } from "../../server/store/postgres/postgres-store.ts";
 import type { BatchSeries, TelemetryBatch } from "../../shared/telemetry/batch.ts";
@@ -43,7 +44,10 @@ export async function run(args: string[]): Promise<void> {
       try {
         const project = await store.field.insertProject(newProject("Bench"));
         const asset = await store.field.insertAsset(newAsset(project.id, "well-1"));
-        await store.telemetry.start({ blockPoints: 0 }, { warn: say, error: say, info: () => undefined });
+        await store.telemetry.start(
+          { blockPoints: 0 },
+          { warn: say, error: say, info: () => undefined, metrics: new Registry(), now: () => Date.now() },
+        );
         const start = Date.now() - (Date.now() % 1000) - 3 * 3600_000;
         const batchAt = (n: number): TelemetryBatch => {
           const series: BatchSeries[] = [];

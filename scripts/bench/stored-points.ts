@@ -1,5 +1,5 @@
 import type { Sqlite } from "../../server/store/sqlite/client.ts";
-import { decodeBlock } from "../../server/store/telemetry-codec/block.ts";
+import { decodeBlock } from "../../server/store/telemetry/codec/block.ts";
 
 /**
  * Telemetry points stored with from ≤ ts < before: raw rows, inbox rows and the points of packed

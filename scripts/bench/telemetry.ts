@@ -2,7 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { BUCKET_5M_MS, DAY_MS } from "../../server/services/telemetry/limits.ts";
+import { BUCKET_5M_MS, DAY_MS } from "../../server/store/telemetry/buckets.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 import { storedPoints } from "./stored-points.ts";
 import { startBenchServer } from "./telemetry/fixtures.ts";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Sqlite } from "../store/sqlite/client.ts";
-import { decodeBlock } from "../store/telemetry-codec/block.ts";
+import { decodeBlock } from "../store/telemetry/codec/block.ts";
 
 /** Per table: its row count and a hash of every row. */
 export type Snapshot = Map<string, { rows: number; hash: string }>;

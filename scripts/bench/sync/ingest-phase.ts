@@ -1,4 +1,4 @@
-import { DAY_MS } from "../../../server/services/telemetry/limits.ts";
+import { DAY_MS } from "../../../server/store/telemetry/buckets.ts";
 import { ask } from "../ipc.ts";
 import { storedPoints } from "../stored-points.ts";
 import { type CpuShares, CpuWindow, describeCpu } from "./cpu-window.ts";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_BLOCK_POINTS } from "../../store/sqlite/telemetry/packed-blocks.ts";
+import { MAX_BLOCK_POINTS } from "../../store/telemetry/blocks.ts";
 import { SensorWalk, sensorShape } from "../../testing/codec/sensor-data.ts";
 import {
   createAsset,

@@ -1,14 +1,9 @@
 import { AppError } from "../../errors.ts";
+import { BUCKET_1H_MS, BUCKET_5M_MS, DAY_MS } from "../../store/telemetry/buckets.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleAssetProject } from "./latest.ts";
-import {
-  BUCKET_1H_MS,
-  BUCKET_5M_MS,
-  DAY_MS,
-  HISTORY_DEFAULT_RANGE_MS,
-  HISTORY_MAX_RANGE_DAYS,
-} from "./limits.ts";
+import { HISTORY_DEFAULT_RANGE_MS, HISTORY_MAX_RANGE_DAYS } from "./limits.ts";
 
 /** Spec §2, TelemetryHistoryItem: one window (5 minutes by default) of one variable. */
 export type HistoryItem = {

@@ -22,9 +22,3 @@ export const MAX_VARIABLE_FILTERS = 100;
 /** GET /telemetry/{asset_id}/history: default range and the longest range served. */
 export const HISTORY_DEFAULT_RANGE_MS = 24 * 3600_000;
 export const HISTORY_MAX_RANGE_DAYS = 366;
-
-/** Spec §8, "Telemetry history window": 5 minutes. Buckets are aligned to the UTC epoch. */
-export const BUCKET_5M_MS = 5 * 60_000;
-export const BUCKET_1H_MS = 3600_000;
-
-export const DAY_MS = 86_400_000;

@@ -7,9 +7,9 @@ import type {
   TelemetryStore,
   WriteResult,
 } from "../../store/ports/telemetry-store.ts";
+import { BUCKET_1H_MS, DAY_MS } from "../../store/telemetry/buckets.ts";
 import type { ServiceContext } from "../context.ts";
 import type { TelemetryEvent } from "../events.ts";
-import { BUCKET_1H_MS, DAY_MS } from "./limits.ts";
 import { registerTelemetryMetrics, type TelemetryTotals } from "./metrics.ts";
 
 export type TelemetryServiceOptions = {

@@ -102,12 +102,6 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
   };
 }
 
-/**
- * The telemetry write side's suite (TelemetryStore.write and the rest of the writer) runs where
- * the adapter implements the port's write side: PostgreSQL now, SQLite once its writer is on it.
- */
-const TELEMETRY_WRITER_ON: readonly ContractBackend["name"][] = ["postgres"];
-
 function contracts(backend: ContractBackend): void {
   describe("FieldStore: projects", () => fieldStoreContract(backend));
   describe("FieldStore: assets, devices, variables", () => fieldModelContract(backend));
@@ -120,19 +114,14 @@ function contracts(backend: ContractBackend): void {
   describe("BillingStore", () => billingStoreContract(backend));
   describe("InstallerBuildStore", () => installerBuildStoreContract(backend));
   describe("TelemetryStore: reads", () => telemetryStoreContract(backend));
-  if (TELEMETRY_WRITER_ON.includes(backend.name)) {
-    describe("TelemetryStore: writer", () => telemetryWriterPgContract(backend));
-  }
+  describe("TelemetryStore: writer", () => telemetryWriterPgContract(backend));
+  describe("TelemetryStore: writer, raw and history reads", () => telemetryWriterContract(backend));
   describe("HmiStore", () => hmiStoreContract(backend));
   describe("AgentStore", () => agentStoreContract(backend));
   describe("transactions and probe", () => transactionContract(backend));
 }
 
-describe("store contract on SQLite", () => {
-  contracts(sqlite);
-  // SQLite only until PostgresTelemetryStore implements the write side.
-  describe("TelemetryStore: writer, raw and history reads", () => telemetryWriterContract(sqlite));
-});
+describe("store contract on SQLite", () => contracts(sqlite));
 
 postgres.describe("store contract on PostgreSQL", () => {
   let instance: TestPostgres;

@@ -1,7 +1,6 @@
 import { and, asc, count, desc, eq, exists, gte, inArray, isNotNull, lt, type SQL, sql } from "drizzle-orm";
 import type { Pool } from "pg";
 import type { TelemetryBatch } from "../../../shared/telemetry/batch.ts";
-import { BlockCache } from "../../services/telemetry/packed-blocks.ts";
 import {
   type BatchTransaction,
   type PackTotals,
@@ -16,6 +15,7 @@ import {
   type WindowRow,
   type WindowWidth,
 } from "../ports/telemetry-store.ts";
+import { BlockCache } from "../telemetry/blocks.ts";
 import { CompensatedSum } from "./compensated-sum.ts";
 import { assets, devices, telemetryRollup5m, telemetrySeries } from "./schema/index.ts";
 import type { PgSession } from "./session.ts";

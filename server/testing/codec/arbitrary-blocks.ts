@@ -1,4 +1,4 @@
-import { wordsToDouble } from "../../store/telemetry-codec/float-bits.ts";
+import { wordsToDouble } from "../../store/telemetry/codec/float-bits.ts";
 import type { Seeded } from "./seeded.ts";
 import { SensorWalk, sensorShape } from "./sensor-data.ts";
 

@@ -1,3 +1,4 @@
+import { Registry } from "prom-client";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
 import type { BatchTransaction, TelemetryWriterHost } from "../../ports/telemetry-store.ts";
@@ -13,7 +14,13 @@ const DAY = 86_400_000;
 const D = Date.UTC(2026, 0, 10);
 const PERIOD = "2026-01";
 
-const quiet: TelemetryWriterHost = { warn() {}, error() {}, info() {} };
+const quiet: TelemetryWriterHost = {
+  warn() {},
+  error() {},
+  info() {},
+  metrics: new Registry(),
+  now: () => Date.now(),
+};
 
 /**
  * TelemetryStore's write side and raw reads (server/store/ports/telemetry-store.ts) through port

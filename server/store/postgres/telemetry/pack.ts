@@ -1,11 +1,6 @@
-import { decodeBlock, encodeBlock, type Points } from "../../../services/telemetry/codec/block.ts";
-import {
-  type BlockRow,
-  lowerBound,
-  MAX_BLOCK_POINTS,
-  windowOf,
-} from "../../../services/telemetry/packed-blocks.ts";
 import type { PackTotals } from "../../ports/telemetry-store.ts";
+import { type BlockRow, lowerBound, MAX_BLOCK_POINTS, windowOf } from "../../telemetry/blocks.ts";
+import { decodeBlock, encodeBlock, type Points } from "../../telemetry/codec/block.ts";
 import { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import type { InTransaction, SeriesMark } from "./rollup-runner.ts";

@@ -1,5 +1,5 @@
 import type { Pool } from "pg";
-import { DAY_MS } from "../../../services/telemetry/limits.ts";
+import { DAY_MS } from "../../telemetry/buckets.ts";
 
 /** Days made ahead of today (UTC) when the writer starts and then every hour. */
 export const PARTITION_DAYS_AHEAD = 3;

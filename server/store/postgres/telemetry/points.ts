@@ -1,11 +1,6 @@
-import type { Points } from "../../../services/telemetry/codec/block.ts";
-import {
-  BlockCache,
-  type BlockKey,
-  type BlockRow,
-  lowerBound,
-} from "../../../services/telemetry/packed-blocks.ts";
 import type { PointReader, PointRow } from "../../ports/telemetry-store.ts";
+import { BlockCache, type BlockKey, type BlockRow, lowerBound } from "../../telemetry/blocks.ts";
+import type { Points } from "../../telemetry/codec/block.ts";
 import type { Query } from "./query.ts";
 
 /** Blocks overlapping [$2, $3] of series $1: from the last one starting at or before $2 on. */

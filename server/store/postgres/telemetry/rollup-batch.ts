@@ -1,5 +1,5 @@
-import { BucketBuilder } from "../../../services/telemetry/rollups.ts";
 import type { PointRow } from "../../ports/telemetry-store.ts";
+import { BucketBuilder } from "../../telemetry/buckets.ts";
 import { int8Array } from "./binary-arrays.ts";
 import type { Query } from "./query.ts";
 import { mergeBuckets, type RollupState, rederiveHour, type SeriesBuckets } from "./rollups.ts";

@@ -1,4 +1,5 @@
 import type { Pool } from "pg";
+import { Registry } from "prom-client";
 import { afterAll, beforeAll, expect } from "vitest";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../../../scripts/testing/postgres.ts";
 import { requirePeer } from "../../../../scripts/testing/require-peer.ts";
@@ -12,7 +13,7 @@ import { type InTransaction, PgRollupRunner } from "./rollup-runner.ts";
 const postgres = requirePeer("postgresql-15", postgresMissing);
 
 const D = Date.UTC(2026, 0, 10);
-const quiet = { warn() {}, error() {}, info() {} };
+const quiet = { warn() {}, error() {}, info() {}, metrics: new Registry(), now: () => Date.now() };
 
 function inTransactionOn(pool: Pool): InTransaction {
   return async (work) => {

@@ -1,4 +1,4 @@
-import { BlockCache } from "../../../services/telemetry/packed-blocks.ts";
+import { BlockCache } from "../../telemetry/blocks.ts";
 import { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import { type RolledUp, type RollupItem, rollUpMany } from "./rollup-batch.ts";

@@ -1,5 +1,4 @@
-import { BUCKET_1H_MS, BUCKET_5M_MS } from "../../../services/telemetry/limits.ts";
-import { type Bucket, BucketBuilder } from "../../../services/telemetry/rollups.ts";
+import { BUCKET_1H_MS, BUCKET_5M_MS, type Bucket, BucketBuilder } from "../../telemetry/buckets.ts";
 import { CompensatedSum } from "../compensated-sum.ts";
 import { float8Array, int8Array } from "./binary-arrays.ts";
 import type { PgPoints } from "./points.ts";

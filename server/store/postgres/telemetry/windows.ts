@@ -1,5 +1,5 @@
-import { DAY_MS } from "../../../services/telemetry/limits.ts";
 import type { WindowRow } from "../../ports/telemetry-store.ts";
+import { DAY_MS } from "../../telemetry/buckets.ts";
 import { CompensatedSum } from "../compensated-sum.ts";
 import type { Query } from "./query.ts";
 

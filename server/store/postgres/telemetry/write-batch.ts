@@ -1,7 +1,7 @@
 import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
 import { notFound } from "../../../errors.ts";
-import { BucketBuilder } from "../../../services/telemetry/rollups.ts";
 import type { WrittenBatch } from "../../ports/telemetry-store.ts";
+import { BucketBuilder } from "../../telemetry/buckets.ts";
 import { float8Array, int8Array } from "./binary-arrays.ts";
 import type { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";

@@ -1,8 +1,6 @@
 import type { Pool } from "pg";
 import { pointCount, type TelemetryBatch } from "../../../../shared/telemetry/batch.ts";
 import { AppError } from "../../../errors.ts";
-import { DAY_MS } from "../../../services/telemetry/limits.ts";
-import { BlockCache } from "../../../services/telemetry/packed-blocks.ts";
 import type {
   BatchTransaction,
   PackTotals,
@@ -11,6 +9,8 @@ import type {
   WrittenBatch,
 } from "../../ports/telemetry-store.ts";
 import type { StorePorts } from "../../store.ts";
+import { BlockCache } from "../../telemetry/blocks.ts";
+import { DAY_MS } from "../../telemetry/buckets.ts";
 import { AssetProjects } from "./asset-projects.ts";
 import { packTelemetry } from "./pack.ts";
 import { isMissingPartition, PartitionDays } from "./partitions.ts";

@@ -6,10 +6,10 @@ import type {
   WindowRow,
   WindowWidth,
 } from "../../ports/telemetry-store.ts";
+import { BlockCache } from "../../telemetry/blocks.ts";
+import { DAY_MS } from "../../telemetry/buckets.ts";
 import type { Sqlite } from "../client.ts";
 import type { TransactionGate } from "../transaction-gate.ts";
-import { DAY_MS } from "./buckets.ts";
-import { BlockCache } from "./packed-blocks.ts";
 import { SeriesPoints } from "./series-points.ts";
 
 /*

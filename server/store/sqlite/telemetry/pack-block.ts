@@ -1,14 +1,14 @@
 import type { Statement } from "better-sqlite3";
-import { decodeBlock, encodeBlock, type Points } from "../../telemetry-codec/block.ts";
-import type { Sqlite } from "../client.ts";
 import {
   type BlockKey,
   type BlockRow,
   lowerBound,
   MAX_BLOCK_POINTS,
-  PackedReads,
   windowOf,
-} from "./packed-blocks.ts";
+} from "../../telemetry/blocks.ts";
+import { decodeBlock, encodeBlock, type Points } from "../../telemetry/codec/block.ts";
+import type { Sqlite } from "../client.ts";
+import { PackedReads } from "./packed-blocks.ts";
 
 /** The statements of one packing step. */
 export class PackStatements {

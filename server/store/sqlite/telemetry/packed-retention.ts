@@ -1,7 +1,8 @@
 import type { Statement } from "better-sqlite3";
-import { decodeBlock, encodeBlock } from "../../telemetry-codec/block.ts";
+import { lowerBound } from "../../telemetry/blocks.ts";
+import { decodeBlock, encodeBlock } from "../../telemetry/codec/block.ts";
 import type { Sqlite } from "../client.ts";
-import { lowerBound, PackedReads } from "./packed-blocks.ts";
+import { PackedReads } from "./packed-blocks.ts";
 
 /** Blocks deleted per statement (a 1 Hz block is about 3 pages). */
 const BLOCKS_PER_DELETE = 500;

@@ -1,7 +1,7 @@
-import { encodeBlock } from "../../telemetry-codec/block.ts";
+import { MAX_BLOCK_POINTS, windowOf } from "../../telemetry/blocks.ts";
+import { encodeBlock } from "../../telemetry/codec/block.ts";
 import { ChunkedAppend } from "./chunked-append.ts";
 import { at, num } from "./indexed.ts";
-import { MAX_BLOCK_POINTS, windowOf } from "./packed-blocks.ts";
 import type { Slot } from "./slot.ts";
 import type { WriteStatements } from "./statements.ts";
 

@@ -1,10 +1,7 @@
 import type { Statement } from "better-sqlite3";
+import { BUCKET_1H_MS, BUCKET_5M_MS, type Bucket, BucketBuilder } from "../../telemetry/buckets.ts";
 import type { Sqlite } from "../client.ts";
-import { BUCKET_1H_MS, BUCKET_5M_MS } from "./buckets.ts";
 import { SeriesPoints } from "./series-points.ts";
-
-/** One 5-minute window of one series. */
-export type Bucket = { start: number; count: number; sum: number; min: number; max: number };
 
 /**
  * How far a series is rolled up: every stored point with ts < rolledTo is in the rollups. When
@@ -64,26 +61,6 @@ export function mergeBuckets(stmts: RollupStatements, seriesId: number, buckets:
 
 export function deriveHour(stmts: RollupStatements, seriesId: number, hour: number): void {
   stmts.derive1h.run(seriesId, hour, seriesId, hour, hour + BUCKET_1H_MS);
-}
-
-/** Folds (ts ascending) readings into 5-minute buckets. */
-export class BucketBuilder {
-  readonly buckets: Bucket[] = [];
-  #current: Bucket | undefined;
-
-  add(ts: number, value: number): void {
-    const start = ts - (ts % BUCKET_5M_MS);
-    let b = this.#current;
-    if (!b || b.start !== start) {
-      b = { start, count: 0, sum: 0, min: value, max: value };
-      this.buckets.push(b);
-      this.#current = b;
-    }
-    b.count++;
-    b.sum += value;
-    if (value < b.min) b.min = value;
-    if (value > b.max) b.max = value;
-  }
 }
 
 /**

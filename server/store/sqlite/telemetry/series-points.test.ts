@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Seeded } from "../../../testing/codec/seeded.ts";
-import { decodeBlock } from "../../telemetry-codec/block.ts";
+import { MAX_BLOCK_POINTS } from "../../telemetry/blocks.ts";
+import { BUCKET_5M_MS, DAY_MS } from "../../telemetry/buckets.ts";
+import { decodeBlock } from "../../telemetry/codec/block.ts";
 import { type DatabaseHandle, openDatabase } from "../client.ts";
-import { BUCKET_5M_MS, DAY_MS } from "./buckets.ts";
 import { PackStatements, packNext } from "./pack-block.ts";
-import { MAX_BLOCK_POINTS } from "./packed-blocks.ts";
 import { PackedRetention } from "./packed-retention.ts";
 import { RollupStatements, readRollupState, rollUpSeries } from "./rollups.ts";
 import { type PointRow, SeriesPoints } from "./series-points.ts";

@@ -1,7 +1,8 @@
 import type { Statement } from "better-sqlite3";
-import type { Points } from "../../telemetry-codec/block.ts";
+import { BlockCache, type BlockKey, lowerBound } from "../../telemetry/blocks.ts";
+import type { Points } from "../../telemetry/codec/block.ts";
 import type { Sqlite } from "../client.ts";
-import { BlockCache, type BlockKey, lowerBound, PackedReads } from "./packed-blocks.ts";
+import { PackedReads } from "./packed-blocks.ts";
 
 /** [ts, value] */
 export type PointRow = [number, number];

@@ -1,12 +1,13 @@
 import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
 import { notFound } from "../../../errors.ts";
 import type { WrittenBatch } from "../../ports/telemetry-store.ts";
+import { BucketBuilder } from "../../telemetry/buckets.ts";
 import type { TelemetryInbox } from "./inbox.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
 import { type BlockWrites, insertRaw } from "./raw-insert.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
-import { BucketBuilder, mergeBuckets } from "./rollups.ts";
+import { mergeBuckets } from "./rollups.ts";
 import { seriesTimeOrder } from "./row-order.ts";
 import type { Slot } from "./slot.ts";
 import type { WriteStatements } from "./statements.ts";

@@ -5,9 +5,9 @@ import {
   EDGE_VALUES,
   TIME_SHAPES,
   VALUE_SHAPES,
-} from "../../testing/codec/arbitrary-blocks.ts";
-import { Seeded } from "../../testing/codec/seeded.ts";
-import { SensorWalk, sensorShape } from "../../testing/codec/sensor-data.ts";
+} from "../../../testing/codec/arbitrary-blocks.ts";
+import { Seeded } from "../../../testing/codec/seeded.ts";
+import { SensorWalk, sensorShape } from "../../../testing/codec/sensor-data.ts";
 import { CorruptBlockError } from "./bit-reader.ts";
 import {
   blockCoding,

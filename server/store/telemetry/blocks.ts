@@ -1,0 +1,73 @@
+import { DAY_MS } from "./buckets.ts";
+import { decodeBlock, type Points } from "./codec/block.ts";
+
+/*
+ * Packed blocks as both engines store them (telemetry_packed): the points of one series within one
+ * UTC day, encoded by ./codec. What a block is and how decoded ones are cached is the same on both.
+ */
+
+/** Blocks never cross a UTC day: a block overlapping [from, to] starts after from − PACK_WINDOW_MS. */
+const PACK_WINDOW_MS = DAY_MS;
+
+/**
+ * Points per block at most. Bounds a packing transaction (and so how long it holds the event
+ * loop) and what a read of a few points decodes; at 1 Hz a block is about 68 minutes.
+ */
+export const MAX_BLOCK_POINTS = 4096;
+
+/** What identifies a block's content: [first_ts, last_ts, count] (see BlockCache). */
+export type BlockKey = [firstTs: number, lastTs: number, count: number];
+/** One telemetry_packed row: [first_ts, last_ts, count, data]. */
+export type BlockRow = [firstTs: number, lastTs: number, count: number, data: Uint8Array];
+
+/** The UTC day holding `ts`: [start, end). */
+export function windowOf(ts: number): { start: number; end: number } {
+  const start = ts - (((ts % PACK_WINDOW_MS) + PACK_WINDOW_MS) % PACK_WINDOW_MS);
+  return { start, end: start + PACK_WINDOW_MS };
+}
+
+/**
+ * Decoded blocks, the most recently used kept. A block's key is its series, span and count: its
+ * content never changes under the same key (points are never replaced; packing only adds points,
+ * retention only removes the oldest, and either changes the span or the count).
+ */
+export class BlockCache {
+  readonly #entries = new Map<string, Points>();
+  readonly #capacity: number;
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  /** The block's points; `data` is the block row, or loads the block's data when not cached. */
+  points(seriesId: number, block: BlockRow | BlockKey, data?: () => Uint8Array | undefined): Points {
+    const key = `${seriesId}:${block[0]}:${block[1]}:${block[2]}`;
+    const known = this.#entries.get(key);
+    if (known) {
+      this.#entries.delete(key);
+      this.#entries.set(key, known);
+      return known;
+    }
+    const bytes = block.length === 4 ? block[3] : data?.();
+    if (!bytes) throw new Error(`packed block ${key} has no data`);
+    const points = decodeBlock(bytes);
+    this.#entries.set(key, points);
+    if (this.#entries.size > this.#capacity) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    return points;
+  }
+}
+
+/** First index i with sorted[i] ≥ ts (sorted.length when none). */
+export function lowerBound(sorted: Float64Array, ts: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] ?? 0) < ts) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
