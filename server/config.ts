@@ -34,6 +34,16 @@ export const serverConfigSchema = z.object({
     .refine((v) => v === undefined || v === "" || /^(sqlite:.+|postgres(ql)?:\/\/.+)$/.test(v), {
       message: "must be sqlite:<file> or postgres://user:password@host:port/database",
     }),
+  /**
+   * Connections of the PostgreSQL pool (DATABASE_URL=postgres://…) of the main thread; each HTTP
+   * worker thread has a pool of a quarter of it (at least 2).
+   */
+  DATABASE_POOL_SIZE: z.coerce
+    .number({ error: "must be a whole number from 2 to 200" })
+    .int("must be a whole number from 2 to 200")
+    .min(2, "must be a whole number from 2 to 200")
+    .max(200, "must be a whole number from 2 to 200")
+    .default(10),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   TOTP_SECRET_ENCRYPTION_KEY: base64Key32,

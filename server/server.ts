@@ -22,8 +22,7 @@ import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
 import { TelemetryService } from "./services/telemetry/service.ts";
 import { describeLocation, storeLocation } from "./store/location.ts";
-import { type DatabaseHandle, openDatabase } from "./store/sqlite/client.ts";
-import { SqliteStore } from "./store/sqlite/sqlite-store.ts";
+import { type OpenedStore, openStore } from "./store/open-store.ts";
 import type { Store } from "./store/store.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
 import type { LiveTelemetryOptions } from "./ws/stream-options.ts";
@@ -42,7 +41,7 @@ export type CaudalServerOptions = {
 /** caudal-server: the constructor only assigns; start() opens the database and ports, stop() closes them. */
 export class CaudalServer {
   readonly #options: CaudalServerOptions;
-  #database: DatabaseHandle | undefined;
+  #database: OpenedStore | undefined;
   #http: ServerType | undefined;
   /** With HTTP_WORKERS: the port's listener and the worker threads (server/http-workers/). */
   #front: FrontDoor | undefined;
@@ -123,20 +122,15 @@ export class CaudalServer {
   async start(): Promise<void> {
     const { config, logger } = this.#options;
     const location = storeLocation(config);
-    if (location.engine !== "sqlite") {
-      // The store ports run on PostgreSQL (server/store/postgres/); telemetry ingest does not yet.
-      throw new Error(
-        `DATABASE_URL: ${describeLocation(location)}: PostgreSQL cannot serve telemetry ingest in this version; use SQLite (unset DATABASE_URL, or sqlite:<file>)`,
-      );
-    }
-    const databaseFile = location.file;
-    this.#database = openDatabase(databaseFile);
+    const opened = await openStore(location, {
+      role: "owner",
+      poolSize: config.DATABASE_POOL_SIZE,
+      onIdleError: (error) => logger.warn("database connection dropped", { error: error.message }),
+    });
+    this.#database = opened;
     logger.info("storage", { engine: location.engine, database: describeLocation(location) });
-    const store = new SqliteStore(this.#database);
     this.#ctx = {
-      store,
-      db: this.#database.db,
-      sqlite: this.#database.sqlite,
+      store: opened.store,
       config,
       logger,
       clock: this.#options.clock ?? systemClock,
@@ -209,7 +203,7 @@ export class CaudalServer {
         },
         {
           config,
-          databaseFile,
+          location,
           jwtKey: this.#ctx.keys.jwt,
           totpKey: this.#ctx.keys.totp,
           clockOffsetMs: this.#ctx.clock.offsetMs,
@@ -270,7 +264,7 @@ export class CaudalServer {
     // Last of the listeners: the agent's offline status and the last alarms are still told.
     this.#activity?.stop();
     this.#activity = undefined;
-    this.#database?.close();
+    await this.#database?.close();
     this.#database = undefined;
   }
 }

@@ -5,6 +5,7 @@ import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
 import { WELL_TAGS, WellModel } from "../../scripts/sim/well-model.ts";
 import { storedCount } from "../../server/testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../server/testing/harness.ts";
+import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
 import {
   type AgentRunConfig,
   agentFileConfigSchema,
@@ -175,7 +176,7 @@ export class Pipeline {
    */
   async rollupPoints(): Promise<number> {
     await this.t.server.telemetry.rollUpAll();
-    const row = this.t.server.context.sqlite
+    const row = sqliteConnection(this.t.server)
       .prepare(
         "SELECT COALESCE(SUM(r.count), 0) AS n FROM telemetry_rollup_5m r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
       )
@@ -185,7 +186,7 @@ export class Pipeline {
 
   /** Points billed to the project (usage_counters, every period). */
   usagePoints(): number {
-    const row = this.t.server.context.sqlite
+    const row = sqliteConnection(this.t.server)
       .prepare("SELECT COALESCE(SUM(telemetry_points), 0) AS n FROM usage_counters WHERE project_id = ?")
       .get(this.projectId) as { n: number };
     return row.n;
@@ -193,7 +194,7 @@ export class Pipeline {
 
   /** The batches the server committed for an agent (agent_batches), by seq ascending. */
   agentBatches(agentId: string): { seq: number; points: number }[] {
-    return this.t.server.context.sqlite
+    return sqliteConnection(this.t.server)
       .prepare("SELECT seq, points FROM agent_batches WHERE project_id = ? AND agent_id = ? ORDER BY seq")
       .all(this.projectId, agentId) as { seq: number; points: number }[];
   }

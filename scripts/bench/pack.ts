@@ -10,6 +10,7 @@ import { serverConfigSchema } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
 import { CaudalServer } from "../../server/server.ts";
 import { SensorWalk, sensorShape } from "../../server/testing/codec/sensor-data.ts";
+import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 
 // `npm run bench -- pack [--points 2000000] [--variables 50] [--noise 0.001]`
@@ -166,7 +167,7 @@ export async function run(args: string[]): Promise<void> {
     say(
       `  event loop delay while packing: p50 ${fmt(delay.percentile(50) / 1e6, 1)} ms, p99 ${fmt(delay.percentile(99) / 1e6, 1)} ms, max ${fmt(delay.max / 1e6, 1)} ms; longest packing transaction ${fmt(totals.longestStepMs, 1)} ms`,
     );
-    const sqlite = server.context.sqlite;
+    const sqlite = sqliteConnection(server);
     const count = (sql: string) => Number(sqlite.prepare(sql).pluck().get());
     const kept =
       count("SELECT coalesce(sum(count), 0) FROM telemetry_packed") +

@@ -11,6 +11,7 @@ import { resolveAccessToken } from "../../server/services/auth/sessions.ts";
 import type { Clock } from "../../server/services/context.ts";
 import { productionDay } from "../../server/services/reports/production-day.ts";
 import { ingestTelemetry, type TelemetryPayloadInput } from "../../server/services/telemetry/ingest.ts";
+import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
 
 // `npm run bench -- report [--assets 50] [--variables 20] [--interval 10] [--runs 3]`
 //
@@ -175,12 +176,13 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
       ).text(),
     );
     const series = Number(
-      (server.context.sqlite.prepare("SELECT count(*) AS n FROM telemetry_series").get() as { n: number }).n,
+      (sqliteConnection(server).prepare("SELECT count(*) AS n FROM telemetry_series").get() as { n: number })
+        .n,
     );
 
     let rawFree: boolean | undefined;
     if (opts.verifyRaw) {
-      server.context.sqlite.exec(
+      sqliteConnection(server).exec(
         "DELETE FROM telemetry_inbox; DELETE FROM telemetry_raw; DELETE FROM telemetry_packed",
       );
       const again = await api<Report>(base, "/api/anh/reports/generate", token, {

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { BUCKET_5M_MS, DAY_MS } from "../../server/store/telemetry/buckets.ts";
+import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 import { storedPoints } from "./stored-points.ts";
 import { startBenchServer } from "./telemetry/fixtures.ts";
@@ -110,7 +111,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const now = Date.now();
     await ask<LoadReport>(child, request(now - 300 * DAY_MS, 5));
     await sleep(200);
-    const before = storedPoints(bench.server.context.sqlite);
+    const before = storedPoints(sqliteConnection(bench.server));
     const cpuBefore = process.cpuUsage();
     const loopCpuBefore = process.threadCpuUsage();
     const eluBefore = performance.eventLoopUtilization();
@@ -121,7 +122,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const cpu = process.cpuUsage(cpuBefore);
     const loopCpu = process.threadCpuUsage(loopCpuBefore);
     await sleep(200);
-    const stored = storedPoints(bench.server.context.sqlite) - before;
+    const stored = storedPoints(sqliteConnection(bench.server)) - before;
     if (report.firstError) say(`  first failure: ${report.firstError}`);
     return {
       rate: report.requestsPerSecond,
@@ -200,9 +201,9 @@ async function diskPhase(o: Options): Promise<void> {
     }
     await Promise.all(inFlight);
     const loadS = (performance.now() - started) / 1000;
-    const db = server.context.sqlite;
+    const db = sqliteConnection(server);
     db.pragma("wal_checkpoint(TRUNCATE)");
-    const count = storedPoints(bench.server.context.sqlite);
+    const count = storedPoints(sqliteConnection(bench.server));
     const size = (name: string) =>
       db
         .prepare<[string], number>("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?")
@@ -256,9 +257,9 @@ async function historyPhase(o: Options): Promise<void> {
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);
-    server.context.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    sqliteConnection(server).pragma("wal_checkpoint(TRUNCATE)");
     say(
-      `  loaded ${fmt(storedPoints(bench.server.context.sqlite))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
+      `  loaded ${fmt(storedPoints(sqliteConnection(bench.server)))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
     );
     const url = (from: number, to: number) =>
       `${bench.base}/api/telemetry/${assetId}/history?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;

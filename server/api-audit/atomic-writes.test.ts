@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sqliteConnection } from "../testing/sqlite-connection.ts";
 import { bodyCases } from "./body-cases.ts";
 import { ChangeWatch } from "./db-snapshot.ts";
 import {
@@ -67,7 +68,7 @@ let watch: ChangeWatch;
 beforeAll(async () => {
   token = (await t.admin()).token;
   [A, B] = await Promise.all([buildTree(t, "A"), buildTree(t, "B")]);
-  watch = new ChangeWatch(t.server.context.sqlite);
+  watch = new ChangeWatch(sqliteConnection(t.server));
 }, 120_000);
 
 afterAll(() => t.stop());

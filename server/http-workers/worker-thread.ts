@@ -2,16 +2,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { Duplex } from "node:stream";
 import { parentPort, workerData } from "node:worker_threads";
 import { getRequestListener } from "@hono/node-server";
-import Database from "better-sqlite3";
-import { drizzle } from "drizzle-orm/better-sqlite3";
 import { Registry } from "prom-client";
 import type { ServerConfig } from "../config.ts";
 import { newApiApp } from "../http/api-app.ts";
 import { telemetryIngestRoutes } from "../routes/telemetry/index.ts";
 import { type ServiceContext, sharedOffsetClock } from "../services/context.ts";
 import { EventBus } from "../services/events.ts";
-import * as schema from "../store/sqlite/schema/index.ts";
-import { SqliteStore } from "../store/sqlite/sqlite-store.ts";
+import type { StoreLocation } from "../store/location.ts";
+import { openStore } from "../store/open-store.ts";
 import { RequestForwarder } from "./forward-request.ts";
 import { isIngestRequest } from "./ingest-routes.ts";
 import type { FromWorker, Peer, ToWorker } from "./protocol.ts";
@@ -22,8 +20,8 @@ import { workerLogger } from "./worker-logger.ts";
 /** What the main thread gives a worker thread at start. */
 export type WorkerInit = {
   config: ServerConfig;
-  /** The server database, opened read-only here (sessions and users for authentication). */
-  databaseFile: string;
+  /** The server's database, read here (sessions and users for authentication). */
+  location: StoreLocation;
   jwtKey: Uint8Array;
   totpKey: Uint8Array;
   clockOffsetMs: BigInt64Array | undefined;
@@ -34,16 +32,17 @@ if (!port) throw new Error("worker-thread.ts runs as a worker thread (see pool.t
 const init = workerData as WorkerInit;
 const send = (message: FromWorker, transfer?: ArrayBuffer[]) => port.postMessage(message, transfer);
 
-// Readers never block the writer (WAL); every statement sees the latest commit, so a revoked
-// session or a disabled user is refused here as at once as on the main thread.
-const sqlite = new Database(init.databaseFile, { readonly: true, fileMustExist: true });
-sqlite.pragma("busy_timeout = 5000");
 const { config } = init;
-const db = drizzle(sqlite, { schema });
+// SQLite: the file read-only (readers never block the writer in WAL mode, and every statement
+// sees the latest commit, so a revoked session or a disabled user is refused here as at once as on
+// the main thread). PostgreSQL: a small pool of this thread's own.
+const opened = await openStore(init.location, {
+  role: "reader",
+  poolSize: Math.max(2, Math.floor(config.DATABASE_POOL_SIZE / 4)),
+  onIdleError: () => {},
+});
 const ctx: ServiceContext = {
-  store: new SqliteStore({ db, sqlite }),
-  db,
-  sqlite,
+  store: opened.store,
   config,
   logger: workerLogger(config.LOG_LEVEL, "server", send),
   clock: sharedOffsetClock(init.clockOffsetMs),
@@ -107,8 +106,8 @@ function stop(): void {
   for (const socket of connections.values()) socket.forget();
   connections.clear();
   http.close();
-  sqlite.close();
-  port?.close();
+  // The port closes last: the thread ends with it.
+  void opened.close().finally(() => port?.close());
 }
 
 port.on("message", (message: ToWorker) => {

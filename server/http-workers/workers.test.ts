@@ -11,6 +11,7 @@ import {
   storedCount,
 } from "../testing/fixtures/telemetry-fixtures.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
+import { sqliteConnection } from "../testing/sqlite-connection.ts";
 import { tableProbe } from "../testing/table-probe.ts";
 
 type Sent = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
@@ -424,7 +425,7 @@ describe("HTTP worker threads", () => {
     // Stored anywhere: raw rows, inbox rows, packed blocks.
     refreshStoredPoints(workers);
     const stored = new Set(
-      workers.server.context.sqlite
+      sqliteConnection(workers.server)
         .prepare<[string], number>(
           `SELECT p.ts FROM temp.stored_points p JOIN telemetry_series s ON s.id = p.series_id
            WHERE s.asset_id = ? AND s.variable = 'pressure'`,

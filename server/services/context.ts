@@ -1,7 +1,6 @@
 import type { Registry } from "prom-client";
 import type { ServerConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { Db, Sqlite } from "../store/sqlite/client.ts";
 import type { Store } from "../store/store.ts";
 import type { EventBus } from "./events.ts";
 
@@ -32,8 +31,6 @@ export type Keys = {
 export type ServiceContext = {
   /** Storage: the ports services talk to (server/store/store.ts). */
   store: Store;
-  db: Db;
-  sqlite: Sqlite;
   config: ServerConfig;
   logger: Logger;
   clock: Clock;

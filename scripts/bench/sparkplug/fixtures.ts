@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { variables } from "../../../server/store/sqlite/schema/index.ts";
+import type { variables } from "../../../server/store/sqlite/schema/index.ts";
 import { type SyncBenchServer, startSyncBenchServer } from "../sync/fixtures.ts";
 
 export type SparkplugSite = {
@@ -59,12 +59,9 @@ export async function sparkplugSite(devices: number, metrics: number): Promise<S
     });
     out.push({ assetId, variables: names });
   }
-  const { db, events } = server.context;
-  db.transaction((tx) => {
-    for (let i = 0; i < rows.length; i += 500)
-      tx.insert(variables)
-        .values(rows.slice(i, i + 500))
-        .run();
+  const { store, events } = server.context;
+  await store.transaction(async (tx) => {
+    for (const row of rows) await tx.field.insertVariable(row);
   });
   events.emit("configChanged", { projectId: project.id });
   const hmi = await post<{ username: string; password: string }>(

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sqliteConnection } from "../../../server/testing/sqlite-connection.ts";
 import { ask } from "../ipc.ts";
 import { storedPoints } from "../stored-points.ts";
 import type { DrainReport, DrainRequest, PrefillReport, PrefillRequest } from "./agent-process.ts";
@@ -89,7 +90,7 @@ async function drainRun(o: DrainOptions): Promise<DrainRun> {
     const samples = await ask<SampleReport>(probe, { type: "stop" });
     // Whatever was published before the agent stopped is committed by now or never will be.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const sqlite = bench.server.context.sqlite;
+    const sqlite = sqliteConnection(bench.server);
 
     const drainS = (report.drainedAt - report.connectedAt) / 1000;
     return {

@@ -1,4 +1,5 @@
 import { DAY_MS } from "../../../server/store/telemetry/buckets.ts";
+import { sqliteConnection } from "../../../server/testing/sqlite-connection.ts";
 import { ask } from "../ipc.ts";
 import { storedPoints } from "../stored-points.ts";
 import { type CpuShares, CpuWindow, describeCpu } from "./cpu-window.ts";
@@ -41,7 +42,7 @@ async function ingestRun(o: IngestOptions): Promise<IngestRun> {
       durationS,
       startTs,
     });
-    const count = () => storedPoints(bench.server.context.sqlite);
+    const count = () => storedPoints(sqliteConnection(bench.server));
     const now = Date.now();
     await ask<IngestReport>(loader, request(now - 60 * DAY_MS, 3));
     const before = count();

@@ -9,6 +9,7 @@ import {
   refreshStoredPoints,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { sqliteConnection } from "../../testing/sqlite-connection.ts";
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -49,7 +50,7 @@ describe("GET /api/telemetry/{asset_id}/history: interval and variable", () => {
   /** The same windows computed straight from the stored points with GROUP BY. */
   function fromRaw(width: number, variables?: string[]): HistoryItem[] {
     refreshStoredPoints(t);
-    const rows = t.server.context.sqlite
+    const rows = sqliteConnection(t.server)
       .prepare(
         `SELECT r.ts - (r.ts % ?) AS bucket, s.variable, avg(r.value) AS avg_value, min(r.value) AS min_value,
                 max(r.value) AS max_value

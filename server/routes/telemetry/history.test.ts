@@ -11,6 +11,7 @@ import {
   yesterdayNoon,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { sqliteConnection } from "../../testing/sqlite-connection.ts";
 
 const MIN = 60_000;
 
@@ -150,7 +151,7 @@ describe("GET /api/telemetry/{asset_id}/history", () => {
       })),
     );
     await history(asset, range(noon, noon + 2 * 60 * MIN));
-    const hours = t.server.context.sqlite
+    const hours = sqliteConnection(t.server)
       .prepare(
         `SELECT r.bucket, r.count, r.sum, r.min, r.max FROM telemetry_rollup_1h r
          JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ? ORDER BY r.bucket`,

@@ -14,6 +14,7 @@ import {
   usagePoints,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { sqliteConnection } from "../../testing/sqlite-connection.ts";
 
 describe("POST /api/telemetry", () => {
   let t: TestServer;
@@ -177,7 +178,7 @@ describe("POST /api/telemetry", () => {
       timestamp: ago(t, 30),
       readings: [{ variable: "p", value: 1 }],
     });
-    const row = t.server.context.sqlite
+    const row = sqliteConnection(t.server)
       .prepare("SELECT last_ts, last_value FROM telemetry_series WHERE asset_id = ? AND variable = 'p'")
       .get(asset);
     expect(row).toEqual({ last_ts: Date.parse(newest), last_value: 7 });

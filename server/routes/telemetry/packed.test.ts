@@ -9,6 +9,7 @@ import {
 } from "../../testing/fixtures/report-fixtures.ts";
 import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { sqliteConnection } from "../../testing/sqlite-connection.ts";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -101,7 +102,7 @@ class Twin {
   }
 
   count(sql: string): number {
-    return this.t.server.context.sqlite.prepare<[], number>(sql).pluck().get() ?? 0;
+    return sqliteConnection(this.t.server).prepare<[], number>(sql).pluck().get() ?? 0;
   }
 
   #mine = (item: Item): Item => ({ ...item, asset_id: this.asset });

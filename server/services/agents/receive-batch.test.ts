@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { instantsOfBatch } from "../../../shared/telemetry/batch.ts";
 import { TestServer } from "../../testing/harness.ts";
+import { sqliteConnection } from "../../testing/sqlite-connection.ts";
 import type { TelemetryEvent } from "../events.ts";
 import { receiveAgentBatch } from "./receive-batch.ts";
 
@@ -24,7 +25,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
   afterAll(async () => t.stop());
 
   const rawRows = (assetId: string) =>
-    t.server.context.sqlite
+    sqliteConnection(t.server)
       .prepare(
         `SELECT count(*) FROM (SELECT series_id FROM telemetry_raw UNION ALL SELECT series_id FROM telemetry_inbox) r
          JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?`,
@@ -162,7 +163,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
         },
       ],
     };
-    const sqlite = t.server.context.sqlite;
+    const sqlite = sqliteConnection(t.server);
     const count = (sql: string, ...params: unknown[]) =>
       sqlite
         .prepare(sql)

@@ -10,6 +10,7 @@ import {
   storedCount,
 } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 
 const KEY = Buffer.alloc(32, 7).toString("base64");
 const SECOND = 1000;
@@ -50,7 +51,7 @@ describe("readings written straight into packed blocks", () => {
   });
   afterAll(async () => t.stop());
 
-  const sql = (query: string) => t.server.context.sqlite.prepare<[], number>(query).pluck().get() ?? 0;
+  const sql = (query: string) => sqliteConnection(t.server).prepare<[], number>(query).pluck().get() ?? 0;
   /** Rows not packed: raw rows and inbox rows (those newer than their series' last, a few here). */
   const rawRows = () =>
     sql("SELECT (SELECT count(*) FROM telemetry_raw) + (SELECT count(*) FROM telemetry_inbox)");

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TelemetryBatch } from "../../../../shared/telemetry/batch.ts";
 import { AppError } from "../../../errors.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 import type { Sqlite } from "../client.ts";
 import { YoungBlocks } from "./compact-blocks.ts";
 import { type CommitTotals, GroupCommit } from "./group-commit.ts";
@@ -24,7 +25,7 @@ describe("telemetry group commit", () => {
   beforeAll(async () => {
     t = await TestServer.start();
     projectId = await t.project();
-    writer = t.server.context.sqlite;
+    writer = sqliteConnection(t.server);
     const lookups = new TelemetryLookups(writer);
     lookups.install({ triggers: false });
     const totals: CommitTotals = { stored: 0, duplicates: 0, commits: 0, commitSeconds: 0 };
@@ -54,7 +55,7 @@ describe("telemetry group commit", () => {
     source: "http",
     series: [{ projectId, assetId, variable: "v", points }],
   });
-  const server = () => t.server.context.sqlite;
+  const server = () => sqliteConnection(t.server);
   const raw = (assetId: string) => {
     inbox.settle();
     return server()
@@ -141,7 +142,7 @@ describe("telemetry service lifecycle", () => {
       source: "http",
       series: [{ projectId: p, assetId: asset, variable: "v", points: [[s.clock.now().getTime(), 1]] }],
     });
-    const db = s.server.context.sqlite;
+    const db = sqliteConnection(s.server);
     const stopped = s.server.telemetry.stop();
     await expect(pending).resolves.toEqual({ accepted: 1, duplicates: 0 });
     await stopped;

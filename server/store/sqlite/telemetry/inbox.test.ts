@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
 import { storedCount } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 import { SqliteTelemetryStore } from "../telemetry-store.ts";
 
 const SECOND = 1000;
@@ -45,7 +46,7 @@ describe("the telemetry inbox", () => {
   });
 
   const count = (query: string, ...args: unknown[]) =>
-    t.server.context.sqlite
+    sqliteConnection(t.server)
       .prepare<unknown[], number>(query)
       .pluck()
       .get(...args) ?? 0;
@@ -133,7 +134,7 @@ describe("the telemetry inbox", () => {
     const id = count("SELECT id FROM telemetry_series WHERE asset_id = ?", asset);
     await store.stop();
     // As if the process died between a commit and the inbox's move.
-    t.server.context.sqlite
+    sqliteConnection(t.server)
       .prepare("INSERT INTO telemetry_inbox (series_id, ts, value) VALUES (?, ?, ?)")
       .run(id, start + 3 * SECOND, 3);
     expect(inboxRows(asset)).toBe(1);

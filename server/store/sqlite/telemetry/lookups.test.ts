@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 
 /*
  * The ingest caches (asset → project, (asset, variable) → series) are invalidated by temporary
@@ -14,7 +15,7 @@ describe("telemetry lookups", () => {
   });
   afterAll(async () => t.stop());
 
-  const sql = () => t.server.context.sqlite;
+  const sql = () => sqliteConnection(t.server);
   const write = (assetId: string, project: string, value: number) =>
     t.server.telemetry.write({
       source: "http",

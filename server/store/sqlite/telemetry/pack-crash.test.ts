@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SensorWalk, sensorShape } from "../../../testing/codec/sensor-data.ts";
 import { iso } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 
 const HOUR = 3_600_000;
 const STEP = 5_000;
@@ -59,7 +60,7 @@ describe("a packing pass cut short leaves the data intact", () => {
     return now - (now % HOUR);
   };
   const pack = () => t.server.telemetry.runPacking(cutoff());
-  const count = (sql: string) => t.server.context.sqlite.prepare<[], number>(sql).pluck().get() ?? 0;
+  const count = (sql: string) => sqliteConnection(t.server).prepare<[], number>(sql).pluck().get() ?? 0;
   const tables = () => ({
     raw: count("SELECT count(*) FROM telemetry_raw"),
     blocks: count("SELECT count(*) FROM telemetry_packed"),
@@ -96,7 +97,7 @@ describe("a packing pass cut short leaves the data intact", () => {
   it("an error between writing blocks and deleting raw rows rolls the whole step back", async () => {
     const before = await reads();
     const stored = tables();
-    const sqlite = t.server.context.sqlite;
+    const sqlite = sqliteConnection(t.server);
     sqlite.exec(
       "CREATE TEMP TRIGGER fail_pack BEFORE DELETE ON main.telemetry_raw BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
     );
@@ -142,7 +143,7 @@ describe("a packing pass cut short leaves the data intact", () => {
     expect(withLate).not.toEqual(before);
     const stored = tables();
     expect(stored.raw).toBe(1);
-    const sqlite = t.server.context.sqlite;
+    const sqlite = sqliteConnection(t.server);
     sqlite.exec(
       "CREATE TEMP TRIGGER fail_merge BEFORE DELETE ON main.telemetry_raw BEGIN SELECT RAISE(ABORT, 'injected failure'); END",
     );

@@ -3,6 +3,7 @@ import { ConfigError, loadServerConfig } from "../../../config.ts";
 import { createLogger } from "../../../logger.ts";
 import { iso } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 import { type DatabaseHandle, openDatabase } from "../client.ts";
 import { YoungBlocks } from "./compact-blocks.ts";
 import { type PackProgress, TelemetryPacker } from "./packer.ts";
@@ -59,7 +60,7 @@ describe("the packing pass of a running server", () => {
 
     const totals = await t.server.telemetry.runPacking();
     expect(totals).toMatchObject({ rawRows: older, points: older, blocks: days.size, series: 1 });
-    const sqlite = t.server.context.sqlite;
+    const sqlite = sqliteConnection(t.server);
     const count = (sql: string) => sqlite.prepare<[], number>(sql).pluck().get();
     expect(count(`SELECT count(*) FROM telemetry_raw WHERE ts < ${cutoff}`)).toBe(0);
     expect(count(`SELECT count(*) FROM telemetry_raw WHERE ts >= ${cutoff}`)).toBe(items.length - older);
@@ -112,7 +113,7 @@ describe("a pass that only joins blocks written straight from ingest", () => {
       }));
       expect((await t.request("/api/telemetry/batch", { token, body: { items } })).status).toBe(201);
     }
-    const count = (sql: string) => t.server.context.sqlite.prepare<[], number>(sql).pluck().get();
+    const count = (sql: string) => sqliteConnection(t.server).prepare<[], number>(sql).pluck().get();
     expect(count("SELECT count(*) FROM telemetry_packed")).toBe(2);
     lines.length = 0;
     const totals = await t.server.telemetry.runPacking(cutoff);
@@ -152,7 +153,7 @@ describe("readings written already cold", () => {
       readings: [{ variable: "v", value: 1 }],
     }));
     expect((await t.request("/api/telemetry/batch", { token, body: { items } })).status).toBe(201);
-    const sqlite = t.server.context.sqlite;
+    const sqlite = sqliteConnection(t.server);
     // Raw or still in the inbox: not packed yet.
     const raw = () =>
       sqlite

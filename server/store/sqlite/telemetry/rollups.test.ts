@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchOfInstants, type TelemetryInstant } from "../../../../shared/telemetry/batch.ts";
 import { refreshStoredPoints } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 
 const MIN = 60_000;
 const HOUR_MS = 60 * MIN;
@@ -29,7 +30,7 @@ describe("telemetry rollups", () => {
   });
   afterAll(async () => t.stop());
 
-  const sql = () => t.server.context.sqlite;
+  const sql = () => sqliteConnection(t.server);
   const rollups = (table: string, assetId: string) =>
     sql()
       .prepare(
