@@ -1,3 +1,4 @@
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { newAsset, newProject } from "../../server/store/contract/testing/fixtures.ts";
 import { PostgresStore } from "../../server/store/postgres/postgres-store.ts";
@@ -80,7 +81,8 @@ export async function run(args: string[]): Promise<void> {
           latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
         say(
           `== concurrency ${concurrency}: ${fmt(stored)} points in ${batches} batches of ${fmt(perBatch)}: ` +
-            `${fmt(stored / seconds)} points/s; write p50 ${fmt(p(0.5), 1)} ms, p95 ${fmt(p(0.95), 1)} ms`,
+            `${fmt(stored / seconds)} points/s; write p50 ${fmt(p(0.5), 1)} ms, p95 ${fmt(p(0.95), 1)} ms ` +
+            `(load average ${fmt(loadavg()[0] ?? 0, 1)})`,
         );
         const rollStarted = performance.now();
         await store.telemetry.rollUpAll();
