@@ -5,7 +5,9 @@ import { PostgresStore } from "../../server/store/postgres/postgres-store.ts";
 import type { BatchSeries, TelemetryBatch } from "../../shared/telemetry/batch.ts";
 import { startPostgres } from "../testing/postgres.ts";
 
-// `npm run bench -- pg-write [--batches 60] [--points 5000] [--series 10] [--concurrency 1,2,4]`
+// `npm run bench -- pg-write [--batches 60] [--points 5000] [--series 10] [--concurrency 1,2,4]
+//   [--block-points 16]` (TELEMETRY_BLOCK_POINTS: a series with that many new readings in a write,
+//   and nothing pending, is rolled up by the write itself)
 //
 // Issue 14 §2, PostgreSQL telemetry: write throughput of TelemetryStore.write on a throw-away
 // PostgreSQL 15 (scripts/testing/postgres.ts: fsync and synchronous_commit off, as the tests run
@@ -24,6 +26,7 @@ export async function run(args: string[]): Promise<void> {
       points: { type: "string", default: "5000" },
       series: { type: "string", default: "10" },
       concurrency: { type: "string", default: "1,2,4" },
+      "block-points": { type: "string", default: "16" },
     },
   });
   const batches = Number(values.batches);
@@ -44,7 +47,10 @@ export async function run(args: string[]): Promise<void> {
       try {
         const project = await store.field.insertProject(newProject("Bench"));
         const asset = await store.field.insertAsset(newAsset(project.id, "well-1"));
-        await store.telemetry.start({ blockPoints: 0 }, { warn: say, error: say, info: () => undefined });
+        await store.telemetry.start(
+          { blockPoints: Number(values["block-points"]) },
+          { warn: say, error: say, info: () => undefined },
+        );
         const start = Date.now() - (Date.now() % 1000) - 3 * 3600_000;
         const batchAt = (n: number): TelemetryBatch => {
           const series: BatchSeries[] = [];
