@@ -1,6 +1,7 @@
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { newAsset, newProject } from "../../server/store/contract/testing/fixtures.ts";
+import { connectPool } from "../../server/store/postgres/client.ts";
 import { PostgresStore } from "../../server/store/postgres/postgres-store.ts";
 import type { BatchSeries, TelemetryBatch } from "../../shared/telemetry/batch.ts";
 import { startPostgres } from "../testing/postgres.ts";
@@ -37,8 +38,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     for (const concurrency of values.concurrency.split(",").map(Number)) {
       const name = `bench_${concurrency}`;
-      const { Pool } = await import("pg");
-      const pool = new Pool({ connectionString: pg.url, max: 1 });
+      const pool = connectPool(pg.url, { max: 1 });
       await pool.query(`CREATE DATABASE ${name} ENCODING 'UTF8' LOCALE 'C' TEMPLATE template0`);
       await pool.end();
       const store = await PostgresStore.open(pg.url.replace(/\/postgres$/, `/${name}`), {
