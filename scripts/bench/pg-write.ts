@@ -1,11 +1,15 @@
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { Registry } from "prom-client";
 import { newAsset, newProject } from "../../server/store/contract/testing/fixtures.ts";
+import { connectPool } from "../../server/store/postgres/client.ts";
 import { PostgresStore } from "../../server/store/postgres/postgres-store.ts";
 import type { BatchSeries, TelemetryBatch } from "../../shared/telemetry/batch.ts";
 import { startPostgres } from "../testing/postgres.ts";
 
-// `npm run bench -- pg-write [--batches 60] [--points 5000] [--series 10] [--concurrency 1,2,4]`
+// `npm run bench -- pg-write [--batches 60] [--points 5000] [--series 10] [--concurrency 1,2,4]
+//   [--block-points 16]` (TELEMETRY_BLOCK_POINTS: a series with that many new readings in a write,
+//   and nothing pending, is rolled up by the write itself)
 //
 // Issue 14 §2, PostgreSQL telemetry: write throughput of TelemetryStore.write on a throw-away
 // PostgreSQL 15 (scripts/testing/postgres.ts: fsync and synchronous_commit off, as the tests run
@@ -24,6 +28,7 @@ export async function run(args: string[]): Promise<void> {
       points: { type: "string", default: "5000" },
       series: { type: "string", default: "10" },
       concurrency: { type: "string", default: "1,2,4" },
+      "block-points": { type: "string", default: "16" },
     },
   });
   const batches = Number(values.batches);
@@ -34,8 +39,7 @@ export async function run(args: string[]): Promise<void> {
   try {
     for (const concurrency of values.concurrency.split(",").map(Number)) {
       const name = `bench_${concurrency}`;
-      const { Pool } = await import("pg");
-      const pool = new Pool({ connectionString: pg.url, max: 1 });
+      const pool = connectPool(pg.url, { max: 1 });
       await pool.query(`CREATE DATABASE ${name} ENCODING 'UTF8' LOCALE 'C' TEMPLATE template0`);
       await pool.end();
       const store = await PostgresStore.open(pg.url.replace(/\/postgres$/, `/${name}`), {
@@ -45,7 +49,7 @@ export async function run(args: string[]): Promise<void> {
         const project = await store.field.insertProject(newProject("Bench"));
         const asset = await store.field.insertAsset(newAsset(project.id, "well-1"));
         await store.telemetry.start(
-          { blockPoints: 0 },
+          { blockPoints: Number(values["block-points"]) },
           { warn: say, error: say, info: () => undefined, metrics: new Registry(), now: () => Date.now() },
         );
         const start = Date.now() - (Date.now() % 1000) - 3 * 3600_000;
@@ -84,7 +88,8 @@ export async function run(args: string[]): Promise<void> {
           latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
         say(
           `== concurrency ${concurrency}: ${fmt(stored)} points in ${batches} batches of ${fmt(perBatch)}: ` +
-            `${fmt(stored / seconds)} points/s; write p50 ${fmt(p(0.5), 1)} ms, p95 ${fmt(p(0.95), 1)} ms`,
+            `${fmt(stored / seconds)} points/s; write p50 ${fmt(p(0.5), 1)} ms, p95 ${fmt(p(0.95), 1)} ms ` +
+            `(load average ${fmt(loadavg()[0] ?? 0, 1)})`,
         );
         const rollStarted = performance.now();
         await store.telemetry.rollUpAll();

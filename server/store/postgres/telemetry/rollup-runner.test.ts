@@ -129,4 +129,61 @@ postgres.describe("PostgreSQL roll-ups (store/postgres/telemetry)", () => {
       }
     },
   );
+
+  postgres.it(
+    "keeps the rollups whole with two servers writing and rolling up the same series, and tells both of a deleted asset",
+    async () => {
+      const { store: one, pool, ids } = await filled();
+      const other = await PostgresStore.open(instance.url.replace(/\/postgres$/, `/rollups_${made}`));
+      try {
+        await other.telemetry.start({ blockPoints: 0 }, quiet);
+        const project = (await one.field.projects())[0]?.id ?? "";
+        const write = (store: PostgresStore, points: TelemetryPoint[]) =>
+          store.telemetry.write(
+            { source: "agent", series: [{ projectId: project, assetId: "asset-a", variable: "c", points }] },
+            "2026-01",
+          );
+        // Live readings from one server, rolled up by the other; backfill into rolled buckets;
+        // both rolling up at once.
+        await write(one, [
+          [D + 20_000, 1],
+          [D + 21_000, 2],
+        ]);
+        await other.telemetry.rollUp(ids);
+        await write(other, [
+          [D + 500, 4],
+          [D + 22_000, 8],
+        ]);
+        await write(one, [
+          [D + 600, 16],
+          [D + 23_000, 32],
+        ]);
+        await Promise.all([
+          one.telemetry.rollUp(ids),
+          other.telemetry.rollUp(ids),
+          write(other, [[D + 24_000, 64]]),
+        ]);
+        await one.telemetry.rollUpAll();
+        const { rows } = await pool.query({
+          text: `SELECT sum(count)::float8, sum(sum) FROM telemetry_rollup_5m WHERE series_id = $1`,
+          values: [ids[2]],
+          rowMode: "array",
+        });
+        const first = Array.from({ length: 10 }, (_, i) => 0.1 * i + 1 / (i + 6));
+        const [count, sum] = rows[0] as [number, number];
+        expect(count).toBe(17); // every reading once: none missed, none counted twice
+        expect(sum).toBeCloseTo(first.reduce((x, y) => x + y, 0) + 127, 9);
+
+        expect(await one.telemetry.projectOfAsset("asset-a")).toBe(project);
+        expect(await other.telemetry.projectOfAsset("asset-a")).toBe(project);
+        await other.field.deleteAsset("asset-a");
+        await expect.poll(() => one.telemetry.projectOfAsset("asset-a")).toBeUndefined();
+        expect(await other.telemetry.projectOfAsset("asset-a")).toBeUndefined();
+      } finally {
+        await other.close();
+        await pool.end();
+        await one.close();
+      }
+    },
+  );
 });
