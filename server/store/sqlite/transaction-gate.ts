@@ -8,7 +8,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
  *
  * A transaction's work must await nothing but the ports (they answer synchronously underneath),
  * so it ends before the event loop turns: writers that use the connection directly (the telemetry
- * group commit, on a timer) then never find a transaction open.
+ * writer's inbox moves, roll-ups and packing, on timers) then never find a transaction open. The
+ * telemetry group commit itself runs as a transaction here (store/sqlite/telemetry/group-commit.ts).
  */
 export class TransactionGate {
   readonly #context = new AsyncLocalStorage<symbol>();
