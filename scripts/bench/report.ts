@@ -11,7 +11,7 @@ import { resolveAccessToken } from "../../server/services/auth/sessions.ts";
 import type { Clock } from "../../server/services/context.ts";
 import { productionDay } from "../../server/services/reports/production-day.ts";
 import { ingestTelemetry, type TelemetryPayloadInput } from "../../server/services/telemetry/ingest.ts";
-import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
+import { type BenchBackend, backendOption, openBenchBackend, parseBackend } from "./backend.ts";
 
 // `npm run bench -- report [--assets 50] [--variables 20] [--interval 10] [--runs 3]`
 //
@@ -55,12 +55,16 @@ async function api<T>(base: string, path: string, token: string | undefined, bod
   return JSON.parse(text) as T;
 }
 
-async function oneRun(opts: { assets: number; variables: number; intervalS: number; verifyRaw: boolean }) {
+async function oneRun(
+  backend: BenchBackend,
+  opts: { assets: number; variables: number; intervalS: number; verifyRaw: boolean },
+) {
   const day = productionDay(DAY, TZ);
   // The clock reads one hour after the day closed and runs on from there.
   const offset = day.endMs + 3_600_000 - Date.now();
   const clock: Clock = { now: () => new Date(Date.now() + offset) };
   const dataDir = mkdtempSync(join(tmpdir(), "caudal-bench-report-"));
+  const database = await backend.database();
   const config = serverConfigSchema.parse({
     PORT: "0",
     HOST: "127.0.0.1",
@@ -69,6 +73,7 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
     TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    ...database.env,
   });
   const server = new CaudalServer({ config, logger: createLogger("silent"), clock });
   await server.start();
@@ -175,16 +180,13 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
         })
       ).text(),
     );
-    const series = Number(
-      (sqliteConnection(server).prepare("SELECT count(*) AS n FROM telemetry_series").get() as { n: number })
-        .n,
-    );
+    let series = 0;
+    for (const assetId of assetIds) series += (await server.store.telemetry.assetSeries(assetId)).length;
 
     let rawFree: boolean | undefined;
     if (opts.verifyRaw) {
-      sqliteConnection(server).exec(
-        "DELETE FROM telemetry_inbox; DELETE FROM telemetry_raw; DELETE FROM telemetry_packed",
-      );
+      // Every stored reading goes (raw rows, packed blocks, SQLite's inbox); the rollups stay.
+      await server.store.telemetry.deleteRawBefore(Number.MAX_SAFE_INTEGER);
       const again = await api<Report>(base, "/api/anh/reports/generate", token, {
         project_id: project.id,
         report_date: DAY,
@@ -198,6 +200,7 @@ async function oneRun(opts: { assets: number; variables: number; intervalS: numb
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
+    await database.drop();
   }
 }
 
@@ -209,27 +212,33 @@ export async function run(args: string[]): Promise<void> {
       variables: { type: "string", default: "20" },
       interval: { type: "string", default: "10" },
       runs: { type: "string", default: "3" },
+      ...backendOption,
     },
   });
   const assets = Number(values.assets);
   const variables = Number(values.variables);
   const intervalS = Number(values.interval);
   const runs = Number(values.runs);
+  const backend = await openBenchBackend(parseBackend(values.backend));
   say(
     `== ANH daily report benchmark: ${assets} assets × ${variables} variables every ${intervalS} s for ${DAY} (${TZ}), ` +
-      `${runs} runs (fresh server each; SQLite WAL)`,
+      `${runs} runs (fresh server and database each; ${backend.name === "sqlite" ? "SQLite WAL" : "PostgreSQL 15"})`,
   );
   const results: RunResult[] = [];
-  for (let r = 0; r < runs; r++) {
-    const result = await oneRun({ assets, variables, intervalS, verifyRaw: r === 0 });
-    results.push(result);
-    say(
-      `run ${r + 1}: loaded ${result.points.toLocaleString("en-US")} points in ${(result.loadMs / 1000).toFixed(1)} s ` +
-        `(${Math.round(result.points / (result.loadMs / 1000)).toLocaleString("en-US")} points/s); ` +
-        `generate ${result.generateMs.map((m) => `${m.toFixed(0)} ms`).join(", ")}; ` +
-        `${result.series} series, ${(result.bytes / 1024).toFixed(0)} KiB` +
-        (result.rawFree === undefined ? "" : `; unchanged with every raw row deleted: ${result.rawFree}`),
-    );
+  try {
+    for (let r = 0; r < runs; r++) {
+      const result = await oneRun(backend, { assets, variables, intervalS, verifyRaw: r === 0 });
+      results.push(result);
+      say(
+        `run ${r + 1}: loaded ${result.points.toLocaleString("en-US")} points in ${(result.loadMs / 1000).toFixed(1)} s ` +
+          `(${Math.round(result.points / (result.loadMs / 1000)).toLocaleString("en-US")} points/s); ` +
+          `generate ${result.generateMs.map((m) => `${m.toFixed(0)} ms`).join(", ")}; ` +
+          `${result.series} series, ${(result.bytes / 1024).toFixed(0)} KiB` +
+          (result.rawFree === undefined ? "" : `; unchanged with every raw row deleted: ${result.rawFree}`),
+      );
+    }
+  } finally {
+    await backend.stop();
   }
   // Each run's first generation is the cold one (page cache of a freshly loaded database).
   const loadMedian = median(results.map((r) => r.loadMs));
@@ -241,6 +250,7 @@ export async function run(args: string[]): Promise<void> {
   );
   say(
     JSON.stringify({
+      backend: backend.name,
       points: results[0]?.points ?? 0,
       load_median_s: Number((loadMedian / 1000).toFixed(2)),
       generate_median_ms: Number(allMedian.toFixed(1)),
