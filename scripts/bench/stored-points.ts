@@ -1,5 +1,8 @@
+import type { CaudalServer } from "../../server/server.ts";
 import type { Sqlite } from "../../server/store/sqlite/client.ts";
+import { SqliteStore } from "../../server/store/sqlite/sqlite-store.ts";
 import { decodeBlock } from "../../server/store/telemetry/codec/block.ts";
+import { tableProbe } from "../../server/testing/table-probe.ts";
 
 /**
  * Telemetry points stored with from ≤ ts < before: raw rows, inbox rows and the points of packed
@@ -28,4 +31,61 @@ export function storedPoints(
     else packed += decodeBlock(b.data).ts.filter((ts) => ts >= from && ts < before).length;
   }
   return (raw ?? 0) + packed;
+}
+
+/** storedPoints of a running server, on whichever engine it runs (PostgreSQL has no inbox). */
+export async function storedPointsIn(
+  server: CaudalServer,
+  from = Number.MIN_SAFE_INTEGER,
+  before = Number.MAX_SAFE_INTEGER,
+): Promise<number> {
+  if (server.store instanceof SqliteStore) return storedPoints(server.store.connection, from, before);
+  const probe = tableProbe(server);
+  const [raw] = await probe.query<{ n: number }>(
+    "SELECT count(*) AS n FROM telemetry_raw WHERE ts >= ? AND ts < ?",
+    [from, before],
+  );
+  let packed = 0;
+  const blocks = await probe.query<{ first_ts: number; last_ts: number; count: number; data: Uint8Array }>(
+    "SELECT first_ts, last_ts, count, data FROM telemetry_packed WHERE first_ts < ? AND last_ts >= ?",
+    [before, from],
+  );
+  for (const b of blocks) {
+    if (b.first_ts >= from && b.last_ts < before) packed += b.count;
+    else packed += decodeBlock(b.data).ts.filter((ts) => ts >= from && ts < before).length;
+  }
+  return (raw?.n ?? 0) + packed;
+}
+
+/** Bytes the telemetry tables take (points: raw rows, SQLite's inbox, packed blocks; the rollups). */
+export type TelemetryBytes = { points: number; rollup5m: number; rollup1h: number };
+
+/**
+ * On SQLite, the pages of each table after a WAL checkpoint (dbstat); on PostgreSQL, each table's
+ * relation size with its indexes and TOAST (pg_total_relation_size), day partitions summed.
+ */
+export async function telemetryBytes(server: CaudalServer): Promise<TelemetryBytes> {
+  if (server.store instanceof SqliteStore) {
+    const db = server.store.connection;
+    db.pragma("wal_checkpoint(TRUNCATE)");
+    const size = (name: string) =>
+      db
+        .prepare<[string], number>("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?")
+        .pluck()
+        .get(name) ?? 0;
+    return {
+      points: size("telemetry_raw") + size("telemetry_inbox") + size("telemetry_packed"),
+      rollup5m: size("telemetry_rollup_5m"),
+      rollup1h: size("telemetry_rollup_1h"),
+    };
+  }
+  const probe = tableProbe(server);
+  const [row] = await probe.query<{ raw: number; packed: number; r5: number; r1: number }>(
+    `SELECT (SELECT coalesce(sum(pg_total_relation_size(i.inhrelid)), 0) FROM pg_inherits i
+              WHERE i.inhparent = 'telemetry_raw'::regclass) AS raw,
+            pg_total_relation_size('telemetry_packed') AS packed,
+            pg_total_relation_size('telemetry_rollup_5m') AS r5,
+            pg_total_relation_size('telemetry_rollup_1h') AS r1`,
+  );
+  return { points: (row?.raw ?? 0) + (row?.packed ?? 0), rollup5m: row?.r5 ?? 0, rollup1h: row?.r1 ?? 0 };
 }

@@ -2,14 +2,15 @@ import { type ChildProcess, fork } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { SqliteStore } from "../../server/store/sqlite/sqlite-store.ts";
 import { BUCKET_5M_MS, DAY_MS } from "../../server/store/telemetry/buckets.ts";
-import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
-import { storedPoints } from "./stored-points.ts";
+import { type BenchBackend, backendOption, openBenchBackend, parseBackend } from "./backend.ts";
+import { storedPointsIn, telemetryBytes } from "./stored-points.ts";
 import { startBenchServer } from "./telemetry/fixtures.ts";
 import type { HistoryReport, LoadReport, LoadRequest } from "./telemetry/load.ts";
 
-// `npm run bench -- telemetry [--phase post|batch|disk|history|all] [--runs 3] [--duration 60]
+// `npm run bench -- telemetry [--phase post|batch|disk|history|all] [--backend sqlite|postgres] [--runs 3] [--duration 60]
 //   [--connections 64] [--assets 10] [--variables 20] [--batch-connections 4] [--batch-payloads 250]
 //   [--disk-points 10000000] [--history-days 30] [--history-rounds 40]`
 //
@@ -17,7 +18,8 @@ import type { HistoryReport, LoadReport, LoadRequest } from "./telemetry/load.ts
 // own process on the same machine; each run starts a fresh server and DATA_DIR:
 //   post    POST /api/telemetry, 20 readings per request: ≥ 5,000 req/s for 60 s, p99 < 50 ms
 //   batch   POST /api/telemetry/batch, 5,000 readings per request: ≥ 300,000 points/s, all stored
-//   disk    ≤ 32 bytes per stored point (telemetry_raw, from dbstat) after a 10M-point load
+//   disk    ≤ 32 bytes per stored point (raw rows and packed blocks: dbstat on SQLite,
+//           pg_total_relation_size on PostgreSQL) after a 10M-point load
 //   history 30 days of 1 Hz data, 10 variables: 24 h p95 ≤ 20 ms, 30 days p95 ≤ 250 ms over HTTP
 //
 // Load shapes. post: each request is one asset's 20 readings at a new timestamp, assets in turn
@@ -26,7 +28,9 @@ import type { HistoryReport, LoadReport, LoadRequest } from "./telemetry/load.ts
 // through the ingest service itself (TelemetryService.write: group commit, raw rows, and rollups
 // built by the same roll-up pass as live traffic), not over HTTP, to load millions of points in
 // a minute; their measurements (dbstat; GET over HTTP from a separate process) are end to end.
-// Server CPU counts every thread; "µs/request" is the event loop thread's CPU alone.
+// Server CPU counts every thread; "µs/request" is the event loop thread's CPU alone. With
+// --backend postgres, a throw-away PostgreSQL 15 (bench profile, scripts/testing/postgres.ts) runs
+// on the same machine: its CPU is not in "server".
 
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -59,6 +63,7 @@ function ask<T>(child: ChildProcess, request: LoadRequest): Promise<T> {
 }
 
 type Options = {
+  backend: BenchBackend;
   runs: number;
   duration: number;
   connections: number;
@@ -88,7 +93,7 @@ type IngestRun = {
 };
 
 async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun> {
-  const bench = await startBenchServer(o.assets);
+  const bench = await startBenchServer(o.assets, o.backend);
   const child = forkLoad();
   try {
     const payloads = mode === "post" ? 1 : o.batchPayloads;
@@ -111,7 +116,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const now = Date.now();
     await ask<LoadReport>(child, request(now - 300 * DAY_MS, 5));
     await sleep(200);
-    const before = storedPoints(sqliteConnection(bench.server));
+    const before = await storedPointsIn(bench.server);
     const cpuBefore = process.cpuUsage();
     const loopCpuBefore = process.threadCpuUsage();
     const eluBefore = performance.eventLoopUtilization();
@@ -122,7 +127,7 @@ async function ingestRun(mode: "post" | "batch", o: Options): Promise<IngestRun>
     const cpu = process.cpuUsage(cpuBefore);
     const loopCpu = process.threadCpuUsage(loopCpuBefore);
     await sleep(200);
-    const stored = storedPoints(sqliteConnection(bench.server)) - before;
+    const stored = (await storedPointsIn(bench.server)) - before;
     if (report.firstError) say(`  first failure: ${report.firstError}`);
     return {
       rate: report.requestsPerSecond,
@@ -169,7 +174,7 @@ async function ingestPhase(mode: "post" | "batch", o: Options): Promise<void> {
 /** Writes `points` readings through the ingest service as live traffic would arrive: all series each second. */
 async function diskPhase(o: Options): Promise<void> {
   say("\n== disk: bytes per stored point ==");
-  const bench = await startBenchServer(o.assets);
+  const bench = await startBenchServer(o.assets, o.backend);
   try {
     const { server, projectId, assets } = bench;
     const telemetry = server.telemetry;
@@ -201,24 +206,15 @@ async function diskPhase(o: Options): Promise<void> {
     }
     await Promise.all(inFlight);
     const loadS = (performance.now() - started) / 1000;
-    const db = sqliteConnection(server);
-    db.pragma("wal_checkpoint(TRUNCATE)");
-    const count = storedPoints(sqliteConnection(bench.server));
-    const size = (name: string) =>
-      db
-        .prepare<[string], number>("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = ?")
-        .pluck()
-        .get(name) ?? 0;
-    const raw = size("telemetry_raw");
-    const r5 = size("telemetry_rollup_5m");
-    const r1 = size("telemetry_rollup_1h");
+    const count = await storedPointsIn(bench.server);
+    const bytes = await telemetryBytes(server);
     say(
       `  loaded ${fmt(count)} points (${assets.length} assets × ${o.variables} variables, 1 Hz) in ${fmt(loadS, 1)} s`,
     );
-    say(`  telemetry_raw (table = its primary key index, WITHOUT ROWID): ${fmt(raw)} bytes`);
-    say(`  → ${fmt(raw / count, 2)} bytes per point (target ≤ 32)`);
+    say(`  stored points (raw rows and packed blocks, indexes included): ${fmt(bytes.points)} bytes`);
+    say(`  → ${fmt(bytes.points / count, 2)} bytes per point (target ≤ 32)`);
     say(
-      `  rollups: 5-minute ${fmt(r5)} bytes, hourly ${fmt(r1)} bytes (${fmt((r5 + r1) / count, 2)} bytes per point)`,
+      `  rollups: 5-minute ${fmt(bytes.rollup5m)} bytes, hourly ${fmt(bytes.rollup1h)} bytes (${fmt((bytes.rollup5m + bytes.rollup1h) / count, 2)} bytes per point)`,
     );
   } finally {
     await bench.stop();
@@ -228,7 +224,7 @@ async function diskPhase(o: Options): Promise<void> {
 async function historyPhase(o: Options): Promise<void> {
   say(`\n== history: ${o.historyDays} days of 1 Hz data, 10 variables, one asset ==`);
   const variables = 10;
-  const bench = await startBenchServer(1);
+  const bench = await startBenchServer(1, o.backend);
   const child = forkLoad();
   try {
     const { server, projectId } = bench;
@@ -257,9 +253,9 @@ async function historyPhase(o: Options): Promise<void> {
       if (inFlight.length >= 4) await inFlight.shift();
     }
     await Promise.all(inFlight);
-    sqliteConnection(server).pragma("wal_checkpoint(TRUNCATE)");
+    if (server.store instanceof SqliteStore) server.store.connection.pragma("wal_checkpoint(TRUNCATE)");
     say(
-      `  loaded ${fmt(storedPoints(sqliteConnection(bench.server)))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
+      `  loaded ${fmt(await storedPointsIn(bench.server))} points through the ingest service in ${fmt((performance.now() - started) / 1000, 1)} s`,
     );
     const url = (from: number, to: number) =>
       `${bench.base}/api/telemetry/${assetId}/history?from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`;
@@ -308,9 +304,11 @@ export async function run(args: string[]): Promise<void> {
       "disk-points": { type: "string", default: "10000000" },
       "history-days": { type: "string", default: "30" },
       "history-rounds": { type: "string", default: "40" },
+      ...backendOption,
     },
   });
   const o: Options = {
+    backend: await openBenchBackend(parseBackend(values.backend)),
     runs: Number(values.runs),
     duration: Number(values.duration),
     connections: Number(values.connections),
@@ -323,11 +321,15 @@ export async function run(args: string[]): Promise<void> {
     historyRounds: Number(values["history-rounds"]),
   };
   const phases = values.phase === "all" ? ["post", "batch", "disk", "history"] : [values.phase];
-  say(`telemetry bench: ${JSON.stringify(o)}`);
-  for (const phase of phases) {
-    if (phase === "post" || phase === "batch") await ingestPhase(phase, o);
-    else if (phase === "disk") await diskPhase(o);
-    else if (phase === "history") await historyPhase(o);
-    else throw new Error(`unknown phase ${phase} (post, batch, disk, history or all)`);
+  say(`telemetry bench: ${JSON.stringify({ ...o, backend: o.backend.name })}`);
+  try {
+    for (const phase of phases) {
+      if (phase === "post" || phase === "batch") await ingestPhase(phase, o);
+      else if (phase === "disk") await diskPhase(o);
+      else if (phase === "history") await historyPhase(o);
+      else throw new Error(`unknown phase ${phase} (post, batch, disk, history or all)`);
+    }
+  } finally {
+    await o.backend.stop();
   }
 }

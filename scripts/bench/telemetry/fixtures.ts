@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { serverConfigSchema } from "../../../server/config.ts";
 import { createLogger } from "../../../server/logger.ts";
 import { CaudalServer } from "../../../server/server.ts";
+import type { BenchBackend } from "../backend.ts";
 
 export type BenchServer = {
   server: CaudalServer;
@@ -33,9 +34,13 @@ async function call<T>(
   return JSON.parse(text) as T;
 }
 
-/** A fresh server (own DATA_DIR) with one project, `assets` wells and an operador. */
-export async function startBenchServer(assets: number): Promise<BenchServer> {
+/**
+ * A fresh server (own DATA_DIR, and its own database on `backend`; SQLite in DATA_DIR when none is
+ * given) with one project, `assets` wells and an operador.
+ */
+export async function startBenchServer(assets: number, backend?: BenchBackend): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "caudal-bench-telemetry-"));
+  const database = await backend?.database();
   const config = serverConfigSchema.parse({
     PORT: "0",
     HOST: "127.0.0.1",
@@ -53,6 +58,7 @@ export async function startBenchServer(assets: number): Promise<BenchServer> {
     ...(process.env.TELEMETRY_BLOCK_POINTS
       ? { TELEMETRY_BLOCK_POINTS: process.env.TELEMETRY_BLOCK_POINTS }
       : {}),
+    ...database?.env,
   });
   const server = new CaudalServer({ config, logger: createLogger("warn") });
   await server.start();
@@ -97,6 +103,7 @@ export async function startBenchServer(assets: number): Promise<BenchServer> {
     stop: async () => {
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }
