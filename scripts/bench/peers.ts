@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { backendOption, openBenchBackend, parseBackend } from "./backend.ts";
 import { INFLUXD, influxMissing } from "./peers/influxdb.ts";
 import { ingestWorkload } from "./peers/ingest-workload.ts";
 import { MOSQUITTO, mosquittoMissing } from "./peers/mosquitto.ts";
@@ -10,7 +11,7 @@ import { storageWorkload } from "./peers/storage-workload.ts";
 import { DISTURBED_PERCENT, disturbed, printSummary, type WorkloadRounds } from "./peers/summary.ts";
 import { fmt, say } from "./sync/measure.ts";
 
-// `npm run bench -- peers [ingest|mqtt|storage|all] [--rounds 3] [--duration 20] [--points 10000000]
+// `npm run bench -- peers [ingest|mqtt|storage|all] [--backend sqlite|postgres] [--rounds 3] [--duration 20] [--points 10000000]
 //   [--warmup 3] [--settle 30] [--caudal-env KEY=VALUE ...]`
 //
 // Issue 13 §1: Caudal side by side with the program people would pick instead, on this machine, one
@@ -89,6 +90,7 @@ export async function run(args: string[]): Promise<void> {
       warmup: { type: "string", default: "3" },
       settle: { type: "string", default: "30" },
       "caudal-env": { type: "string", multiple: true, default: [] },
+      ...backendOption,
     },
   });
   const which = positionals[0] ?? "all";
@@ -118,24 +120,42 @@ export async function run(args: string[]): Promise<void> {
     `peers bench: ${selected.join(", ")}; ${rounds} round(s); ${cpus().length} CPUs; load average before ` +
       `${fmt(l1 ?? 0, 2)} (1 min), ${fmt(l5 ?? 0, 2)} (5 min); ${JSON.stringify(values)}`,
   );
+  const backendName = parseBackend(values.backend);
+  if (backendName !== "sqlite" && selected.includes("storage")) {
+    throw new Error(
+      "--backend postgres: the storage workload measures DATA_DIR; use `telemetry --phase disk --backend postgres`",
+    );
+  }
+  const backend = await openBenchBackend(backendName);
   const results: WorkloadRounds[] = [];
-  for (const name of selected) {
-    if (name === "ingest") {
-      const w = ingestWorkload({ durationS, warmupS, pointsPerRequest: 5000, connections: 4, caudalEnv });
-      results.push(await runRounds(w, influx, rounds));
-    } else if (name === "mqtt") {
-      const w = mqttWorkload({ durationS, warmupS, agents: 4, window: 100, caudalEnv });
-      results.push(await runRounds(w, mosquitto, rounds));
-    } else {
-      const quietS = positive("settle", values.settle);
-      const w = storageWorkload({
-        points: positive("points", values.points),
-        quietS,
-        maxSettleS: Math.max(600, quietS * 10),
-        caudalEnv,
-      });
-      results.push(await runRounds(w, influx, rounds));
+  try {
+    for (const name of selected) {
+      if (name === "ingest") {
+        const w = ingestWorkload({
+          durationS,
+          warmupS,
+          pointsPerRequest: 5000,
+          connections: 4,
+          caudalEnv,
+          backend,
+        });
+        results.push(await runRounds(w, influx, rounds));
+      } else if (name === "mqtt") {
+        const w = mqttWorkload({ durationS, warmupS, agents: 4, window: 100, caudalEnv, backend });
+        results.push(await runRounds(w, mosquitto, rounds));
+      } else {
+        const quietS = positive("settle", values.settle);
+        const w = storageWorkload({
+          points: positive("points", values.points),
+          quietS,
+          maxSettleS: Math.max(600, quietS * 10),
+          caudalEnv,
+        });
+        results.push(await runRounds(w, influx, rounds));
+      }
     }
+  } finally {
+    await backend.stop();
   }
   printSummary(results, rounds);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "../../testing/free-port.ts";
+import type { BenchBackend, BenchDatabase } from "../backend.ts";
 import { Program } from "./program.ts";
 
 const MAIN = fileURLToPath(new URL("../../../server/main.ts", import.meta.url));
@@ -21,7 +22,16 @@ export class CaudalSide {
   readonly program: Program;
   #superadmin = "";
 
-  private constructor(root: string, base: string, mqttUrl: string, program: Program) {
+  readonly #database: BenchDatabase | undefined;
+
+  private constructor(
+    root: string,
+    base: string,
+    mqttUrl: string,
+    program: Program,
+    database: BenchDatabase | undefined,
+  ) {
+    this.#database = database;
     this.root = root;
     this.base = base;
     this.mqttUrl = mqttUrl;
@@ -32,9 +42,13 @@ export class CaudalSide {
     return join(this.root, "data");
   }
 
-  /** `extraEnv`: more server settings (`--caudal-env KEY=VALUE`), e.g. a storage engine's tuning. */
-  static async start(extraEnv: Record<string, string>): Promise<CaudalSide> {
+  /**
+   * `extraEnv`: more server settings (`--caudal-env KEY=VALUE`), e.g. a storage engine's tuning;
+   * `backend`: the engine (`--backend`), a fresh database of its own on PostgreSQL.
+   */
+  static async start(extraEnv: Record<string, string>, backend?: BenchBackend): Promise<CaudalSide> {
     const root = mkdtempSync(join(tmpdir(), "caudal-bench-peers-"));
+    const database = await backend?.database();
     mkdirSync(join(root, "data"));
     const port = await freePort();
     const mqttPort = await freePort();
@@ -48,10 +62,17 @@ export class CaudalSide {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+      ...database?.env,
       ...extraEnv,
     };
     const program = new Program("caudal-server", process.execPath, [MAIN], env, join(root, "server.log"));
-    const side = new CaudalSide(root, `http://127.0.0.1:${port}`, `mqtt://127.0.0.1:${mqttPort}`, program);
+    const side = new CaudalSide(
+      root,
+      `http://127.0.0.1:${port}`,
+      `mqtt://127.0.0.1:${mqttPort}`,
+      program,
+      database,
+    );
     try {
       // "ok" only once the database answers and the broker listens.
       await program.waitReady(async () => {
@@ -130,5 +151,6 @@ export class CaudalSide {
   async stop(): Promise<void> {
     await this.program.stop();
     rmSync(this.root, { recursive: true, force: true });
+    await this.#database?.drop();
   }
 }

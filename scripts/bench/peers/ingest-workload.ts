@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import type { BenchBackend } from "../backend.ts";
 import { ask } from "../ipc.ts";
 import { fmt } from "../sync/measure.ts";
 import { CaudalSide } from "./caudal.ts";
@@ -18,6 +19,8 @@ export type IngestOptions = {
   pointsPerRequest: number;
   connections: number;
   caudalEnv: Record<string, string>;
+  /** The engine Caudal runs on (`--backend`). */
+  backend: BenchBackend;
 };
 
 const DAY_MS = 86_400_000;
@@ -96,7 +99,7 @@ export function ingestWorkload(o: IngestOptions): Workload {
       }
     },
     runCaudal: async () => {
-      const caudal = await CaudalSide.start(o.caudalEnv);
+      const caudal = await CaudalSide.start(o.caudalEnv, o.backend);
       try {
         const { projectId, assetId } = await caudal.project("Bench field");
         await caudal.addOperador([projectId]);

@@ -1,5 +1,6 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import type { BenchBackend } from "../backend.ts";
 import { ask } from "../ipc.ts";
 import { fmt } from "../sync/measure.ts";
 import { CaudalSide } from "./caudal.ts";
@@ -18,6 +19,8 @@ export type MqttOptions = {
   agents: number;
   window: number;
   caudalEnv: Record<string, string>;
+  /** The engine Caudal runs on (`--backend`). */
+  backend: BenchBackend;
 };
 
 const DAY_MS = 86_400_000;
@@ -124,7 +127,7 @@ async function mosquittoRound(o: MqttOptions): Promise<SideRun> {
 
 /** Caudal: messages/s committed (the application ack follows the commit), from the first publish to the last ack. */
 async function caudalRound(o: MqttOptions): Promise<SideRun> {
-  const caudal = await CaudalSide.start(o.caudalEnv);
+  const caudal = await CaudalSide.start(o.caudalEnv, o.backend);
   try {
     const publishers: Publisher[] = [];
     for (let i = 0; i < o.agents; i++) {
