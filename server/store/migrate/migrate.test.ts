@@ -138,9 +138,11 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
       const out: Record<string, Record<string, unknown>[]> = {};
       for (const t of Object.values(pgSchema).filter((v) => is(v, PgTable))) {
         if (getTableName(t) === "audit_log_head") continue;
-        // write_seq is PostgreSQL's own (the write order SQLite keeps as rowid).
+        // write_seq is PostgreSQL's own (the write order SQLite keeps as rowid), and so is
+        // telemetry_series.rolled_to (the roll-up watermark SQLite keeps in memory; copied as null).
         const rows = (await handle.db.select().from(t)).map((row: Record<string, unknown>) => {
-          const { writeSeq: _, ...rest } = row;
+          const { writeSeq: _, rolledTo, ...rest } = row;
+          if (rolledTo !== undefined) expect(rolledTo).toBeNull();
           return rest;
         });
         out[getTableName(t)] = sorted(rows);
