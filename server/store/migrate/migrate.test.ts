@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { postgresMissing, startPostgres, type TestPostgres } from "../../../scripts/testing/postgres.ts";
 import { requirePeer } from "../../../scripts/testing/require-peer.ts";
 import { verifyAuditChain } from "../../services/audit/verify-audit.ts";
+import { STEP_MS } from "../../testing/fixtures/two-factor-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { connectPool, openPostgres } from "../postgres/client.ts";
 import { PostgresStore } from "../postgres/postgres-store.ts";
@@ -28,6 +29,7 @@ import {
 import { migrationPlan } from "./plan.ts";
 import { SqliteSource } from "./source.ts";
 import { PostgresTarget } from "./target.ts";
+import { type Answer, apiAnswers, logIn, type Window } from "./testing/api-answers.ts";
 import { type Deployment, fillDeployment } from "./testing/fill-deployment.ts";
 import { verifyMigration } from "./verify.ts";
 
@@ -41,12 +43,38 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
   let pg: TestPostgres;
   let admin: Pool;
   const plans = migrationPlan();
+  // The server on PostgreSQL gets the site's keys, as an operator carries them over: two-factor
+  // secrets stay readable and access tokens stay valid.
+  const keys = {
+    TOTP_SECRET_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    JWT_SECRET: randomBytes(32).toString("hex"),
+  };
+  /** What the SQLite server answered before it stopped, and as of which clock. */
+  let before: {
+    answers: Record<string, Answer>;
+    logins: Record<string, unknown>;
+    window: Window;
+    clockOffsetMs: number;
+    adminToken: string;
+  };
 
   beforeAll(async () => {
     // Readings land as raw rows (no blocks straight from ingest), so packing makes the blocks.
-    const t = await TestServer.start({ TELEMETRY_BLOCK_POINTS: "0" });
+    const t = await TestServer.start({ TELEMETRY_BLOCK_POINTS: "0", ...keys });
     try {
       site = await fillDeployment(t);
+      // A TOTP step later than the one /2fa/enable spent, for the operador's login.
+      t.clock.advance(STEP_MS);
+      const now = t.clock.now().getTime();
+      const window = { from: new Date(now - 5 * 86_400_000).toISOString(), to: new Date(now).toISOString() };
+      const { callers, logins } = await logIn(t, site);
+      before = {
+        answers: await apiAnswers(t, callers, site, window),
+        logins,
+        window,
+        clockOffsetMs: Number(Atomics.load(t.clock.offsetMs, 0)),
+        adminToken: callers[0]?.token ?? "",
+      };
     } finally {
       // Stopped as an operator stops it (the database closed, its WAL gone), DATA_DIR kept.
       await t.server.stop();
@@ -138,9 +166,11 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
       const out: Record<string, Record<string, unknown>[]> = {};
       for (const t of Object.values(pgSchema).filter((v) => is(v, PgTable))) {
         if (getTableName(t) === "audit_log_head") continue;
-        // write_seq is PostgreSQL's own (the write order SQLite keeps as rowid).
+        // write_seq is PostgreSQL's own (the write order SQLite keeps as rowid), and so is
+        // telemetry_series.rolled_to (the roll-up watermark SQLite keeps in memory; copied as null).
         const rows = (await handle.db.select().from(t)).map((row: Record<string, unknown>) => {
-          const { writeSeq: _, ...rest } = row;
+          const { writeSeq: _, rolledTo, ...rest } = row;
+          if (rolledTo !== undefined) expect(rolledTo).toBeNull();
           return rest;
         });
         out[getTableName(t)] = sorted(rows);
@@ -241,6 +271,52 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
       } finally {
         lite.close();
         await target.close();
+      }
+    },
+    120_000,
+  );
+
+  postgres.it(
+    "serves the migrated site: every user logs in again and the API answers as it did on SQLite",
+    async () => {
+      // What SQLite answered is the site: the superadmin read every endpoint (the agent's health
+      // is a 404: the site has no agent), the well's history has windows at every interval, and
+      // the report file hashes to the report's hash.
+      const asAdmin = Object.entries(before.answers).filter(([request]) => request.startsWith("superadmin "));
+      expect(asAdmin.filter(([, a]) => a.status !== 200).map(([request]) => request)).toEqual([
+        `superadmin GET /api/edge/agents/${site.projectId}/health`,
+      ]);
+      const histories = asAdmin.filter(
+        ([request, a]) => request.includes("/history?interval=") && (a.body as unknown[]).length > 0,
+      );
+      expect(histories).toHaveLength(3);
+      const file = before.answers[`superadmin GET /api/anh/reports/${site.reportId}/download`];
+      expect(
+        createHash("sha384")
+          .update(Buffer.from(String(file?.body), "latin1"))
+          .digest("hex"),
+      ).toBe(site.reportHash);
+
+      const url = await database("served");
+      expect((await migrateSqliteToPostgres(options(url))).verification.ok).toBe(true);
+      const served = await TestServer.start({ DATABASE_URL: url, ...keys });
+      try {
+        // The site's clock, one TOTP step on: the operador's next code must be of a later step
+        // than its last login's on SQLite.
+        served.clock.advance(before.clockOffsetMs + STEP_MS);
+        // An access token the SQLite server issued still works: same key, its session copied.
+        const stale = await served.request("/api/admin/users", { token: before.adminToken });
+        expect(stale.status).toBe(200);
+
+        const { callers, logins } = await logIn(served, site);
+        expect(logins).toEqual(before.logins);
+        const answers = await apiAnswers(served, callers, site, before.window);
+        expect(Object.keys(answers)).toEqual(Object.keys(before.answers));
+        for (const [request, answer] of Object.entries(answers)) {
+          expect.soft(answer, request).toEqual(before.answers[request]);
+        }
+      } finally {
+        await served.stop();
       }
     },
     120_000,

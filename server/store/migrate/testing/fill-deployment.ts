@@ -8,8 +8,19 @@ const DAY = 24 * HOUR;
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** What fillDeployment made, for the checks after migrating. */
-export type Deployment = { projectId: string; reportId: string; reportHash: string };
+type Login = { email: string; password: string };
+
+/** What fillDeployment made, for the checks after migrating; who can log in. */
+export type Deployment = {
+  projectId: string;
+  reportId: string;
+  reportHash: string;
+  admin: Login;
+  /** An operador of the project, with two-factor: its TOTP secret. */
+  operator: Login & { secret: string };
+  /** An anh_reader of the project. */
+  reader: Login;
+};
 
 async function ok<T>(
   t: TestServer,
@@ -24,15 +35,23 @@ async function ok<T>(
 }
 
 /**
- * Fills a site through its API as people and agents would: a user with two-factor, a project with
- * a well, a meter, a device and variables, an alert rule, four days of telemetry every 5 minutes
- * (raising and clearing alarms, one acknowledged), the older days packed into blocks, records with
- * a correction, an ANH report, the project's invoice marked paid. Every change is audited.
+ * Fills a site through its API as people and agents would: a project with an operador using
+ * two-factor and an ANH reader assigned to it, a well, a meter, a device and variables, an alert
+ * rule, four days of telemetry every 5 minutes (raising and clearing alarms, one acknowledged),
+ * the older days packed into blocks, records with a correction, an ANH report, the project's
+ * invoice marked paid. Every change is audited.
  */
 export async function fillDeployment(t: TestServer): Promise<Deployment> {
-  const admin = (await t.admin()).token;
-  await twoFactorUser(t);
+  const { token: admin, email, password } = await t.admin();
+  const operator = await twoFactorUser(t);
   const projectId = await t.project();
+  await ok(
+    t,
+    `/api/admin/users/${operator.id}/projects`,
+    { method: "PUT", token: admin, body: { project_ids: [projectId] } },
+    200,
+  );
+  const reader = await t.userWithRole("anh_reader", [projectId]);
   const well = await t.asset(projectId, "well");
   const meter = await t.asset(projectId, "meter");
   const device = await createDevice(t, well);
@@ -147,5 +166,12 @@ export async function fillDeployment(t: TestServer): Promise<Deployment> {
     200,
   );
 
-  return { projectId, reportId: report.id, reportHash: report.hash_sha384 };
+  return {
+    projectId,
+    reportId: report.id,
+    reportHash: report.hash_sha384,
+    admin: { email, password },
+    operator: { email: operator.email, password: operator.password, secret: operator.secret },
+    reader: { email: reader.email, password: reader.password },
+  };
 }
