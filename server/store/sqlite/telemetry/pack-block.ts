@@ -4,6 +4,7 @@ import {
   type BlockRow,
   lowerBound,
   MAX_BLOCK_POINTS,
+  mergePoints,
   windowOf,
 } from "../../telemetry/blocks.ts";
 import { decodeBlock, encodeBlock, type Points } from "../../telemetry/codec/block.ts";
@@ -128,32 +129,4 @@ export function packNext(stmts: PackStatements, seriesId: number, before: number
     blocksReplaced: blocks.length,
     bytes,
   };
-}
-
-/** Block points and raw rows in ts order; a raw row at a packed ts (never expected) is dropped. */
-function mergePoints(blocks: readonly BlockRow[], raw: Points): Points {
-  if (blocks.length === 0) return raw;
-  const rawCount = raw.ts.length;
-  const decoded = blocks.map((b) => decodeBlock(b[3]));
-  const size = decoded.reduce((n, p) => n + p.ts.length, rawCount);
-  const out: Points = { ts: new Float64Array(size), values: new Float64Array(size) };
-  let n = 0;
-  let j = 0;
-  const takeRawBefore = (limit: number) => {
-    while (j < rawCount && (raw.ts[j] ?? 0) < limit) {
-      out.ts[n] = raw.ts[j] ?? 0;
-      out.values[n++] = raw.values[j++] ?? 0;
-    }
-  };
-  for (const p of decoded) {
-    for (let i = 0; i < p.ts.length; i++) {
-      const t = p.ts[i] ?? 0;
-      takeRawBefore(t);
-      if (raw.ts[j] === t) j++;
-      out.ts[n] = t;
-      out.values[n++] = p.values[i] ?? 0;
-    }
-  }
-  takeRawBefore(Number.POSITIVE_INFINITY);
-  return { ts: out.ts.subarray(0, n), values: out.values.subarray(0, n) };
 }
