@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlarmEventDto, TelemetryEvent } from "../services/events.ts";
 import { TestServer } from "../testing/harness.ts";
-import { sqliteConnection } from "../testing/sqlite-connection.ts";
+import { tableProbe } from "../testing/table-probe.ts";
 import { closed, mustOpen, type StreamMessages } from "../testing/ws-test-client.ts";
 import { DEFAULT_LIVE_OPTIONS } from "./stream-options.ts";
 
@@ -193,9 +193,10 @@ describe("live telemetry stream", () => {
     const { ws } = await mustOpen(t.baseUrl, { token: user.token });
     const closing = closed(ws);
     // As an out-of-band revocation would (no sessionRevoked event): only the periodic check sees it.
-    sqliteConnection(t.server)
-      .prepare("UPDATE sessions SET revoked_at = ?, revoked_reason = 'test' WHERE user_id = ?")
-      .run(Date.now(), user.id);
+    await tableProbe(t.server).run(
+      "UPDATE sessions SET revoked_at = ?, revoked_reason = 'test' WHERE user_id = ?",
+      [Date.now(), user.id],
+    );
     await t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4401, reason: "session ended" });
   });
@@ -204,7 +205,7 @@ describe("live telemetry stream", () => {
     const user = await t.userWithRole("supervisor");
     const { ws } = await mustOpen(t.baseUrl, { token: user.token });
     const closing = closed(ws);
-    sqliteConnection(t.server).prepare("UPDATE users SET role = 'anh_reader' WHERE id = ?").run(user.id);
+    await tableProbe(t.server).run("UPDATE users SET role = 'anh_reader' WHERE id = ?", [user.id]);
     await t.server.live.checkSessions();
     expect(await closing).toEqual({ code: 4403, reason: "your role no longer reads telemetry" });
   });

@@ -9,7 +9,7 @@ import {
 } from "../../testing/fixtures/report-fixtures.ts";
 import { iso } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { sqliteConnection } from "../../testing/sqlite-connection.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 const HOUR = 3_600_000;
 const DAY = 86_400_000;
@@ -101,8 +101,10 @@ class Twin {
     return res.text.replace(UUID, "<id>");
   }
 
-  count(sql: string): number {
-    return sqliteConnection(this.t.server).prepare<[], number>(sql).pluck().get() ?? 0;
+  /** The one value of a SELECT that counts. */
+  async count(sql: string): Promise<number> {
+    const [row] = await tableProbe(this.t.server).query(sql);
+    return Number(Object.values(row ?? {})[0] ?? 0);
   }
 
   #mine = (item: Item): Item => ({ ...item, asset_id: this.asset });
@@ -216,14 +218,14 @@ describe.each([
       // Only the sparse variable (fewer than 64 readings a commit) went in as rows (raw, or the
       // inbox's, which it may move on as a block): the dense ones became blocks at once.
       expect(
-        packing.count(
+        await packing.count(
           `SELECT count(*) FROM (SELECT series_id FROM telemetry_raw UNION ALL SELECT series_id FROM telemetry_inbox) r
            JOIN telemetry_series s ON s.id = r.series_id WHERE s.variable <> 'sparse'`,
         ),
       ).toBe(0);
-      expect(plain.count("SELECT count(*) FROM telemetry_packed")).toBe(0);
+      expect(await plain.count("SELECT count(*) FROM telemetry_packed")).toBe(0);
     }
-    const blocksWritten = packedRows();
+    const blocksWritten = await packedRows();
     const before = await expectSameReads();
     const totals = await pack();
     const cutoff = hourCutoff();
@@ -231,14 +233,14 @@ describe.each([
       // The commits' blocks (500 points) are joined into blocks of up to 4,096, a day at most.
       expect(blocksWritten).toBeGreaterThan(3 * 4);
       expect(totals.rewritten).toBeGreaterThan(0);
-      expect(packedRows()).toBeLessThan(blocksWritten);
+      expect(await packedRows()).toBeLessThan(blocksWritten);
     } else {
       expect(blocksWritten).toBe(0);
       expect(totals.rawRows).toBeGreaterThan(3 * 10_000);
     }
-    expect(rawBefore(cutoff)).toBe(0);
+    expect(await rawBefore(cutoff)).toBe(0);
     // 10,800 points a series over two days: several blocks per series, none across midnight.
-    expect(packedRows()).toBeGreaterThanOrEqual(3 * Math.ceil(10_800 / MAX_BLOCK_POINTS) + 1);
+    expect(await packedRows()).toBeGreaterThanOrEqual(3 * Math.ceil(10_800 / MAX_BLOCK_POINTS) + 1);
     const after = await expectSameReads();
     expect(after).toEqual(before);
   });
@@ -271,11 +273,11 @@ describe.each([
     expect(result).toEqual({ accepted: 4, duplicates: 2 });
     // Replayed again: all duplicates, on both.
     expect(await both(late)).toEqual({ accepted: 0, duplicates: 6 });
-    expect(rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(4);
+    expect(await rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(4);
     await expectSameReads();
 
     await pack();
-    expect(rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(0);
+    expect(await rawBefore(start + 30 * HOUR - 2 * HOUR)).toBe(0);
     await expectSameReads();
     // And once packed, still duplicates; so is a replay of eight packed hours (an agent resending).
     expect(await both(late)).toEqual({ accepted: 0, duplicates: 6 });
@@ -291,8 +293,8 @@ describe.each([
     // Two days on, the three-day window cuts through the data's first day.
     for (const twin of [plain, packing]) twin.t.clock.advance(2 * DAY);
     await pack();
-    expect(packing.count("SELECT count(*) FROM telemetry_raw")).toBe(0);
-    const blocksBefore = packedRows();
+    expect(await packing.count("SELECT count(*) FROM telemetry_raw")).toBe(0);
+    const blocksBefore = await packedRows();
     const [a, b] = [
       await plain.t.server.telemetry.runRetention(),
       await packing.t.server.telemetry.runRetention(),
@@ -300,8 +302,8 @@ describe.each([
     expect(b).toBe(a);
     expect(a).toBeGreaterThan(1000);
     const cutoff = packing.t.server.telemetry.retentionCutoff(packing.t.clock.now().getTime());
-    expect(packing.count(`SELECT count(*) FROM telemetry_packed WHERE first_ts < ${cutoff}`)).toBe(0);
-    expect(packedRows()).toBeLessThan(blocksBefore);
+    expect(await packing.count(`SELECT count(*) FROM telemetry_packed WHERE first_ts < ${cutoff}`)).toBe(0);
+    expect(await packedRows()).toBeLessThan(blocksBefore);
     await expectSameReads();
   });
 });
