@@ -1,4 +1,7 @@
+import type { ServerConfig } from "../config.ts";
 import type { CaudalServer } from "../server.ts";
+import { storeLocation } from "../store/location.ts";
+import { openStore } from "../store/open-store.ts";
 import { PostgresStore } from "../store/postgres/postgres-store.ts";
 import { SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import type { Backend, Store } from "../store/store.ts";
@@ -71,6 +74,21 @@ export type TableProbe = {
 /** The probe of `server`'s database, on whichever engine its store runs. */
 export function tableProbe(server: CaudalServer): TableProbe {
   return storeProbe(server.store);
+}
+
+/**
+ * The probe of the database `config` names, opened by the test itself: a stopped server's (in
+ * TestServer.restart's whileDown), to leave what a crash would. close() lets go of it.
+ */
+export async function openProbe(
+  config: ServerConfig,
+): Promise<{ probe: TableProbe; close(): Promise<void> }> {
+  const opened = await openStore(storeLocation(config), {
+    role: "owner",
+    poolSize: 1,
+    onIdleError: () => undefined,
+  });
+  return { probe: storeProbe(opened.store), close: opened.close };
 }
 
 /** The probe of the database behind `store`. */
