@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { decodeBlock } from "../store/telemetry/codec/block.ts";
-import type { TableProbe } from "../testing/table-probe.ts";
+import type { Row, TableProbe } from "../testing/table-probe.ts";
 
 /** Per table: its row count and a hash of every row. */
 export type Snapshot = Map<string, { rows: number; hash: string }>;
@@ -10,6 +10,8 @@ export type Snapshot = Map<string, { rows: number; hash: string }>;
  * they change on their own schedule, not because of the request being watched.
  */
 const DERIVED = new Set(["telemetry_rollup_5m", "telemetry_rollup_1h"]);
+/** Columns that job moves too: PostgreSQL's roll-up watermark of each series. */
+const DERIVED_COLUMNS: Readonly<Record<string, readonly string[]>> = { telemetry_series: ["rolled_to"] };
 
 /**
  * Stored telemetry points live in the inbox (SQLite's), in telemetry_raw or, once the packing job
@@ -49,6 +51,7 @@ export async function snapshot(probe: TableProbe): Promise<Snapshot> {
   const out: Snapshot = new Map();
   for (const table of await tables(probe)) {
     const all = table === POINTS ? await pointRows(probe) : await probe.query(`SELECT * FROM "${table}"`);
+    for (const column of DERIVED_COLUMNS[table] ?? []) for (const row of all) delete (row as Row)[column];
     // Row order is irrelevant to "unchanged": sorted, the hash is stable whatever order the engine reads.
     const texts = all.map(rowText).sort();
     const hash = createHash("sha256");

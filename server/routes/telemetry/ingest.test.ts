@@ -241,6 +241,16 @@ describe("POST /api/telemetry", () => {
         /readings\.1\.variable: "v" appears more than once/,
       ],
       [
+        "variable with a NUL character (PostgreSQL's text cannot hold it)",
+        (a) => ({ asset_id: a, readings: [{ variable: "p\u0000", value: 1 }] }),
+        /readings\.0\.variable: must not contain the NUL character/,
+      ],
+      [
+        "unit with a NUL character",
+        (a) => ({ asset_id: a, readings: [{ variable: "v", value: 1, unit: "\u0000" }] }),
+        /readings\.0\.unit: must not contain the NUL character/,
+      ],
+      [
         "unit over 32 characters",
         (a) => ({ asset_id: a, readings: [{ variable: "v", value: 1, unit: "u".repeat(33) }] }),
         /readings\.0\.unit: /,

@@ -83,6 +83,30 @@ export function fieldStoreContract(backend: ContractBackend): void {
     expect(await from("nothing")).toEqual([]);
   });
 
+  it("gives projects made at once from one name distinct slugs, in snapshot transactions", async () => {
+    // createProject's read-then-insert: on PostgreSQL a slug taken meanwhile fails the insert
+    // (unique index) and the work runs again, reading the slug the other took.
+    await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.store.transaction(
+          async (tx) => {
+            const used = new Set(await tx.field.projectSlugsFrom("well"));
+            let slug = "well";
+            for (let n = 2; used.has(slug); n++) slug = `well-${n}`;
+            await tx.field.insertProject(newProject("Well", { slug }));
+          },
+          { snapshot: true },
+        ),
+      ),
+    );
+    expect((await t.store.field.projectSlugsFrom("well")).sort(byBytes)).toEqual([
+      "well",
+      "well-2",
+      "well-3",
+      "well-4",
+    ]);
+  });
+
   it("updates a project and returns the new row; undefined when there is none", async () => {
     const p = newProject("P");
     await t.store.field.insertProject(p);
