@@ -20,34 +20,29 @@ export function createProject(
   const columns = projectColumns(input);
   const now = ctx.clock.now();
   const id = randomUUID();
-  return ctx.store.transaction(
-    async (tx) => {
-      const slug = await newProjectSlug(tx.field, columns.name, input.slug);
-      const row = await tx.field.insertProject({ id, ...columns, slug, createdAt: now, updatedAt: now });
-      if (!seesAllProjects(auth.role)) await tx.field.assignProject(auth.userId, id);
-      const dto = toProjectDto(row);
-      await tx.audit.append({
-        at: now,
-        userId: auth.userId,
-        projectId: id,
-        entity: "project",
-        entityId: id,
-        action: "create",
-        before: null,
-        after: dto,
-      });
-      // Every project has a plan (spec §2, BillingUsage.plan); a superadmin may change it later.
-      await startSubscription(tx, {
-        projectId: id,
-        plan: DEFAULT_PLAN,
-        now,
-        userId: auth.userId,
-        reason: "new project",
-      });
-      return dto;
-      // Two projects named alike at once: on PostgreSQL the second's slug meets the unique index
-      // and its work runs again, deriving the next free slug (SQLite runs them one after another).
-    },
-    { snapshot: true },
-  );
+  return ctx.store.transaction(async (tx) => {
+    const slug = await newProjectSlug(tx.field, columns.name, input.slug);
+    const row = await tx.field.insertProject({ id, ...columns, slug, createdAt: now, updatedAt: now });
+    if (!seesAllProjects(auth.role)) await tx.field.assignProject(auth.userId, id);
+    const dto = toProjectDto(row);
+    await tx.audit.append({
+      at: now,
+      userId: auth.userId,
+      projectId: id,
+      entity: "project",
+      entityId: id,
+      action: "create",
+      before: null,
+      after: dto,
+    });
+    // Every project has a plan (spec §2, BillingUsage.plan); a superadmin may change it later.
+    await startSubscription(tx, {
+      projectId: id,
+      plan: DEFAULT_PLAN,
+      now,
+      userId: auth.userId,
+      reason: "new project",
+    });
+    return dto;
+  });
 }

@@ -83,20 +83,16 @@ export function fieldStoreContract(backend: ContractBackend): void {
     expect(await from("nothing")).toEqual([]);
   });
 
-  it("gives projects made at once from one name distinct slugs, in snapshot transactions", async () => {
-    // createProject's read-then-insert: on PostgreSQL a slug taken meanwhile fails the insert
-    // (unique index) and the work runs again, reading the slug the other took.
+  it("gives projects made at once from one name distinct slugs: a transaction's slug reads wait for the others", async () => {
+    // createProject's read-then-insert, eight at once.
     await Promise.all(
-      Array.from({ length: 4 }, () =>
-        t.store.transaction(
-          async (tx) => {
-            const used = new Set(await tx.field.projectSlugsFrom("well"));
-            let slug = "well";
-            for (let n = 2; used.has(slug); n++) slug = `well-${n}`;
-            await tx.field.insertProject(newProject("Well", { slug }));
-          },
-          { snapshot: true },
-        ),
+      Array.from({ length: 8 }, () =>
+        t.store.transaction(async (tx) => {
+          const used = new Set(await tx.field.projectSlugsFrom("well"));
+          let slug = "well";
+          for (let n = 2; used.has(slug); n++) slug = `well-${n}`;
+          await tx.field.insertProject(newProject("Well", { slug }));
+        }, {}),
       ),
     );
     expect((await t.store.field.projectSlugsFrom("well")).sort(byBytes)).toEqual([
@@ -104,6 +100,10 @@ export function fieldStoreContract(backend: ContractBackend): void {
       "well-2",
       "well-3",
       "well-4",
+      "well-5",
+      "well-6",
+      "well-7",
+      "well-8",
     ]);
   });
 
