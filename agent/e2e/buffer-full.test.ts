@@ -33,7 +33,7 @@ describe("buffer full: buffer_max_mb bounds the outbox while the server is unrea
     try {
       await p.waitDeployment((await p.deploy()).id);
       p.moveWell(50);
-      await waitFor("points on the server", () => p.storedPoints() >= 8);
+      await waitFor("points on the server", async () => (await p.storedPoints()) >= 8);
 
       let sentBefore = 0;
       let droppedOffline: { seq: number; points: number }[] = [];
@@ -69,7 +69,7 @@ describe("buffer full: buffer_max_mb bounds the outbox while the server is unrea
       expect(all.length).toBe(db.droppedBatches);
       expect(all.reduce((n, d) => n + d.points, 0)).toBe(db.droppedPoints);
 
-      const batches = p.agentBatches(db.agentId);
+      const batches = await p.agentBatches(db.agentId);
       const onServer = new Set(batches.map((b) => b.seq));
       // Dropped while offline and never sent: gone for good.
       for (const d of droppedOffline.filter((d) => d.seq > sentBefore))
@@ -83,7 +83,7 @@ describe("buffer full: buffer_max_mb bounds the outbox while the server is unrea
       // Once each: raw rows and rollups equal what the agent stored, minus what it dropped.
       const delivered =
         drained.stored_points - db.droppedPoints + droppedButDelivered.reduce((n, d) => n + d.points, 0);
-      expect(p.storedPoints()).toBe(delivered);
+      expect(await p.storedPoints()).toBe(delivered);
       expect(await p.rollupPoints()).toBe(delivered);
       expect(batches.reduce((n, b) => n + b.points, 0)).toBe(delivered);
     } finally {

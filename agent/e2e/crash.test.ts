@@ -34,9 +34,9 @@ describe("crash: kill -9 of the agent process at random moments, the server rest
       expect(id).toBe(agentId);
     };
     const startSynced = async () => {
-      const before = p.storedPoints();
+      const before = await p.storedPoints();
       await agent.start();
-      await waitFor("the restarted agent to sync", () => p.storedPoints() > before);
+      await waitFor("the restarted agent to sync", async () => (await p.storedPoints()) > before);
     };
 
     // Two crashes while syncing live.
@@ -84,11 +84,11 @@ describe("crash: kill -9 of the agent process at random moments, the server rest
     expect(db.storedPoints).toBe(drained.stored_points);
     expect(db.droppedBatches).toBe(0);
     // No loss and no duplicate: raw rows, rollups and billed usage all equal what the agent stored.
-    expect(p.storedPoints()).toBe(db.storedPoints);
+    expect(await p.storedPoints()).toBe(db.storedPoints);
     expect(await p.rollupPoints()).toBe(db.storedPoints);
-    expect(p.usagePoints()).toBe(db.storedPoints);
+    expect(await p.usagePoints()).toBe(db.storedPoints);
     // Each seq the agent ever assigned was committed once, with the points it held.
-    const batches = p.agentBatches(db.agentId);
+    const batches = await p.agentBatches(db.agentId);
     expect(batches.map((b) => b.seq)).toEqual(seqRange(db.nextSeq - 1));
     expect(batches.reduce((n, b) => n + b.points, 0)).toBe(db.storedPoints);
   });

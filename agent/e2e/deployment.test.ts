@@ -23,8 +23,8 @@ describe("deployment: configuration over MQTT, history, and the last applied con
   });
 
   const polling = async () => {
-    const before = p.storedPoints();
-    await waitFor("the agent to keep polling", () => p.storedPoints() > before + 8);
+    const before = await p.storedPoints();
+    await waitFor("the agent to keep polling", async () => (await p.storedPoints()) > before + 8);
   };
   const addDevice = async (body: Record<string, unknown>) => {
     const res = await p.t.request<{ id: string }>(`/api/edge/assets/${p.assetId}/devices`, { token, body });

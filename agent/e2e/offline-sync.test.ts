@@ -16,7 +16,7 @@ describe("offline: the server stops and comes back on the same data dir and port
     try {
       await p.waitDeployment((await p.deploy()).id);
       p.moveWell(50);
-      await waitFor("points on the server before the outage", () => p.storedPoints() >= 40);
+      await waitFor("points on the server before the outage", async () => (await p.storedPoints()) >= 40);
 
       let offlinePoints = 0;
       await p.t.restart(async () => {
@@ -32,9 +32,12 @@ describe("offline: the server stops and comes back on the same data dir and port
         expect(after.batches - before.batches).toBeLessThanOrEqual(1);
         expect(agent.status().connected).toBe(false);
       });
-      const atRestart = p.storedPoints();
+      const atRestart = await p.storedPoints();
       await waitFor("the agent to reconnect", () => agent.status().connected);
-      await waitFor("the backlog on the server", () => p.storedPoints() >= atRestart + offlinePoints);
+      await waitFor(
+        "the backlog on the server",
+        async () => (await p.storedPoints()) >= atRestart + offlinePoints,
+      );
       await sleep(500); // some live batches after the backlog
       p.stopWell();
       const drained = await waitForDrain(() => agent.status().buffer);
@@ -44,12 +47,12 @@ describe("offline: the server stops and comes back on the same data dir and port
       expect(db.storedPoints).toBe(stored);
       expect(db.droppedBatches).toBe(0);
       // Every point once: raw rows, rollup counts and billed usage all equal what the agent stored.
-      expect(p.storedPoints()).toBe(stored);
+      expect(await p.storedPoints()).toBe(stored);
       expect(await p.rollupPoints()).toBe(stored);
-      expect(p.usagePoints()).toBe(stored);
+      expect(await p.usagePoints()).toBe(stored);
       // Every seq the agent assigned was committed once by the server (seqs are never reused, so no
       // gaps), with the points the agent counted, and the agent deleted each one on its ack.
-      const batches = p.agentBatches(db.agentId);
+      const batches = await p.agentBatches(db.agentId);
       expect(batches.map((b) => b.seq)).toEqual(seqRange(db.nextSeq - 1));
       expect(batches.reduce((n, b) => n + b.points, 0)).toBe(stored);
       expect(agent.sync?.ackedBatches).toBe(db.nextSeq - 1);

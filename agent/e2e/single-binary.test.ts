@@ -91,7 +91,7 @@ describe("single-executable agent", () => {
 
     const agent = new ChildAgent(config, { command: [exe], env });
     ctx.onTestFailed(() => console.log(agent.lines.slice(-30).join("\n")));
-    const before = p.storedPoints();
+    const before = await p.storedPoints();
     await agent.start();
     const { token } = await p.t.admin();
     const codes = await p.t.request<{ status: string }[]>(
@@ -113,7 +113,7 @@ describe("single-executable agent", () => {
       p.moveWell(50);
       await waitFor(
         "readings from the single executable in the API",
-        () => p.storedPoints() > before + 10,
+        async () => (await p.storedPoints()) > before + 10,
         30_000,
       );
     } finally {

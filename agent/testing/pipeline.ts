@@ -5,7 +5,7 @@ import { ModbusTcpServer } from "../../scripts/sim/modbus-tcp-server.ts";
 import { WELL_TAGS, WellModel } from "../../scripts/sim/well-model.ts";
 import { storedCount } from "../../server/testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../server/testing/harness.ts";
-import { sqliteConnection } from "../../server/testing/sqlite-connection.ts";
+import { tableProbe } from "../../server/testing/table-probe.ts";
 import {
   type AgentRunConfig,
   agentFileConfigSchema,
@@ -152,7 +152,7 @@ export class Pipeline {
   }
 
   /** Points of the asset stored on the server (raw rows and packed blocks), counted in SQL. */
-  storedPoints(): number {
+  storedPoints(): Promise<number> {
     return storedCount(this.t, this.assetId);
   }
 
@@ -176,27 +176,28 @@ export class Pipeline {
    */
   async rollupPoints(): Promise<number> {
     await this.t.server.telemetry.rollUpAll();
-    const row = sqliteConnection(this.t.server)
-      .prepare(
-        "SELECT COALESCE(SUM(r.count), 0) AS n FROM telemetry_rollup_5m r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
-      )
-      .get(this.assetId) as { n: number };
-    return row.n;
+    const [row] = await tableProbe(this.t.server).query<{ n: number }>(
+      "SELECT COALESCE(SUM(r.count), 0) AS n FROM telemetry_rollup_5m r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?",
+      [this.assetId],
+    );
+    return row?.n ?? 0;
   }
 
   /** Points billed to the project (usage_counters, every period). */
-  usagePoints(): number {
-    const row = sqliteConnection(this.t.server)
-      .prepare("SELECT COALESCE(SUM(telemetry_points), 0) AS n FROM usage_counters WHERE project_id = ?")
-      .get(this.projectId) as { n: number };
-    return row.n;
+  async usagePoints(): Promise<number> {
+    const [row] = await tableProbe(this.t.server).query<{ n: number }>(
+      "SELECT COALESCE(SUM(telemetry_points), 0) AS n FROM usage_counters WHERE project_id = ?",
+      [this.projectId],
+    );
+    return row?.n ?? 0;
   }
 
   /** The batches the server committed for an agent (agent_batches), by seq ascending. */
-  agentBatches(agentId: string): { seq: number; points: number }[] {
-    return sqliteConnection(this.t.server)
-      .prepare("SELECT seq, points FROM agent_batches WHERE project_id = ? AND agent_id = ? ORDER BY seq")
-      .all(this.projectId, agentId) as { seq: number; points: number }[];
+  agentBatches(agentId: string): Promise<{ seq: number; points: number }[]> {
+    return tableProbe(this.t.server).query<{ seq: number; points: number }>(
+      "SELECT seq, points FROM agent_batches WHERE project_id = ? AND agent_id = ? ORDER BY seq",
+      [this.projectId, agentId],
+    );
   }
 
   async stop(): Promise<void> {

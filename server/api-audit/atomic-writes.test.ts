@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sqliteConnection } from "../testing/sqlite-connection.ts";
+import { tableProbe } from "../testing/table-probe.ts";
 import { bodyCases } from "./body-cases.ts";
 import { ChangeWatch } from "./db-snapshot.ts";
 import {
@@ -68,7 +68,7 @@ let watch: ChangeWatch;
 beforeAll(async () => {
   token = (await t.admin()).token;
   [A, B] = await Promise.all([buildTree(t, "A"), buildTree(t, "B")]);
-  watch = new ChangeWatch(sqliteConnection(t.server));
+  watch = new ChangeWatch(tableProbe(t.server));
 }, 120_000);
 
 afterAll(() => t.stop());
@@ -139,9 +139,9 @@ describe.each(writes.map((op): [string, Operation] => [op.id, op]))("%s", (_id, 
     // One at a time: the database is compared around each request.
     for (const c of cases) {
       await settled();
-      watch.mark();
+      await watch.mark();
       const res = await send(t, c.request, token);
-      const changed = watch.changed();
+      const changed = await watch.changed();
       const found = contractProblems(res);
       if (c.mustFail && res.status < 400) found.push(`accepted (${res.status}): ${res.text.slice(0, 160)}`);
       if (res.status >= 400 && changed.length > 0)

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Sqlite } from "../store/sqlite/client.ts";
 import { decodeBlock } from "../store/telemetry/codec/block.ts";
+import type { Row, TableProbe } from "../testing/table-probe.ts";
 
 /** Per table: its row count and a hash of every row. */
 export type Snapshot = Map<string, { rows: number; hash: string }>;
@@ -10,62 +10,53 @@ export type Snapshot = Map<string, { rows: number; hash: string }>;
  * they change on their own schedule, not because of the request being watched.
  */
 const DERIVED = new Set(["telemetry_rollup_5m", "telemetry_rollup_1h"]);
+/** Columns that job moves too: PostgreSQL's roll-up watermark of each series. */
+const DERIVED_COLUMNS: Readonly<Record<string, readonly string[]>> = { telemetry_series: ["rolled_to"] };
 
 /**
- * Stored telemetry points live in the inbox, in telemetry_raw or, once the packing job has moved
- * them, in telemetry_packed: the three are compared as one table of points (under telemetry_raw's
- * name), so that the inbox's moves and packing, which move points without changing any, are not
- * taken for a change.
+ * Stored telemetry points live in the inbox (SQLite's), in telemetry_raw or, once the packing job
+ * has moved them, in telemetry_packed: the three are compared as one table of points (under
+ * telemetry_raw's name), so that the inbox's moves and packing, which move points without changing
+ * any, are not taken for a change.
  */
 const POINTS = "telemetry_raw";
 const INBOX = "telemetry_inbox";
 const PACKED = "telemetry_packed";
 
-function pointRows(sqlite: Sqlite): [number, number, number][] {
-  const rows = sqlite
-    .prepare<[], [number, number, number]>(
+async function pointRows(probe: TableProbe): Promise<unknown[]> {
+  const rows = (
+    await probe.query<{ series_id: number; ts: number; value: number }>(
       `SELECT series_id, ts, value FROM ${POINTS} UNION ALL SELECT series_id, ts, value FROM ${INBOX}`,
     )
-    .raw()
-    .all();
-  for (const [series, data] of sqlite
-    .prepare<[], [number, Uint8Array]>(`SELECT series_id, data FROM ${PACKED}`)
-    .raw()
-    .iterate()) {
+  ).map((r): [number, number, number] => [r.series_id, r.ts, r.value]);
+  for (const { series_id, data } of await probe.query<{ series_id: number; data: Uint8Array }>(
+    `SELECT series_id, data FROM ${PACKED}`,
+  )) {
     const { ts, values } = decodeBlock(data);
-    for (let i = 0; i < ts.length; i++) rows.push([series, ts[i] ?? 0, values[i] ?? 0]);
+    for (let i = 0; i < ts.length; i++) rows.push([series_id, ts[i] ?? 0, values[i] ?? 0]);
   }
-  return rows.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return rows;
 }
 
-function tables(sqlite: Sqlite): string[] {
-  const rows = sqlite
-    .prepare(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '__drizzle%' ORDER BY name",
-    )
-    .all() as { name: string }[];
-  return rows.map((r) => r.name).filter((name) => !DERIVED.has(name) && name !== PACKED && name !== INBOX);
+async function tables(probe: TableProbe): Promise<string[]> {
+  return (await probe.tables()).filter((name) => !DERIVED.has(name) && name !== PACKED && name !== INBOX);
 }
 
-export function snapshot(sqlite: Sqlite): Snapshot {
+const rowText = (row: unknown) =>
+  JSON.stringify(row, (_k, v: unknown) =>
+    Buffer.isBuffer(v) ? v.toString("hex") : typeof v === "bigint" ? String(v) : v,
+  );
+
+export async function snapshot(probe: TableProbe): Promise<Snapshot> {
   const out: Snapshot = new Map();
-  for (const table of tables(sqlite)) {
+  for (const table of await tables(probe)) {
+    const all = table === POINTS ? await pointRows(probe) : await probe.query(`SELECT * FROM "${table}"`);
+    for (const column of DERIVED_COLUMNS[table] ?? []) for (const row of all) delete (row as Row)[column];
+    // Row order is irrelevant to "unchanged": sorted, the hash is stable whatever order the engine reads.
+    const texts = all.map(rowText).sort();
     const hash = createHash("sha256");
-    let rows = 0;
-    // Row order is irrelevant to "unchanged", but a stable order keeps the hash stable.
-    const all =
-      table === POINTS
-        ? pointRows(sqlite)
-        : sqlite.prepare(`SELECT * FROM "${table}" ORDER BY 1`).raw().iterate();
-    for (const row of all) {
-      hash.update(
-        JSON.stringify(row, (_k, v: unknown) =>
-          Buffer.isBuffer(v) ? v.toString("hex") : typeof v === "bigint" ? String(v) : v,
-        ),
-      );
-      rows++;
-    }
-    out.set(table, { rows, hash: hash.digest("hex") });
+    for (const text of texts) hash.update(text);
+    out.set(table, { rows: texts.length, hash: hash.digest("hex") });
   }
   return out;
 }
@@ -83,39 +74,50 @@ export function differences(before: Snapshot, after: Snapshot): string[] {
 }
 
 /**
- * Watches the database for changes between two points. sqlite's total_changes() counts every row
- * written on the server's connection (also by a statement later rolled back), so an unchanged count
- * proves nothing was written and the full comparison runs only when it moved.
+ * A value that moves whenever anything may have been written, so that an unmoved one proves
+ * nothing was. SQLite: total_changes() counts every row written on the server's connection (also
+ * by a statement later rolled back). PostgreSQL: the WAL insert position, which every data change
+ * of any session advances (also one rolled back, a vacuum, a checkpoint: it moves more often than
+ * the data changes, never less, and a moved one only costs the full comparison).
+ */
+async function writeMark(probe: TableProbe): Promise<string> {
+  const sql =
+    probe.backend === "sqlite"
+      ? "SELECT total_changes() AS mark"
+      : "SELECT pg_current_wal_insert_lsn()::text AS mark";
+  const [row] = await probe.query<{ mark: unknown }>(sql);
+  return String(row?.mark);
+}
+
+/**
+ * Watches the database for changes between two points: the full comparison runs only when the
+ * write mark (writeMark) moved.
  */
 export class ChangeWatch {
-  readonly #sqlite: Sqlite;
-  #changes = -1;
+  readonly #probe: TableProbe;
+  #mark = "";
   #state: Snapshot = new Map();
 
-  constructor(sqlite: Sqlite) {
-    this.#sqlite = sqlite;
-  }
-
-  #totalChanges(): number {
-    return (this.#sqlite.prepare("SELECT total_changes() AS n").get() as { n: number }).n;
+  constructor(probe: TableProbe) {
+    this.#probe = probe;
   }
 
   /** Marks the current state as the one to compare with. */
-  mark(): void {
-    const changes = this.#totalChanges();
-    if (changes === this.#changes) return;
-    this.#state = snapshot(this.#sqlite);
-    this.#changes = changes;
+  async mark(): Promise<void> {
+    const mark = await writeMark(this.#probe);
+    if (mark === this.#mark) return;
+    this.#state = await snapshot(this.#probe);
+    this.#mark = mark;
   }
 
   /** What changed since mark(); empty when nothing did. */
-  changed(): string[] {
-    const changes = this.#totalChanges();
-    if (changes === this.#changes) return [];
-    const after = snapshot(this.#sqlite);
+  async changed(): Promise<string[]> {
+    const mark = await writeMark(this.#probe);
+    if (mark === this.#mark) return [];
+    const after = await snapshot(this.#probe);
     const diff = differences(this.#state, after);
     this.#state = after;
-    this.#changes = changes;
+    this.#mark = mark;
     return diff;
   }
 }

@@ -134,6 +134,8 @@ export async function buildTree(t: TestServer, label: string): Promise<ProjectTr
     timestamp: new Date(now - 3_600_000).toISOString(),
     readings: [{ variable: "pressure", value: 150, unit: "psi" }],
   });
+  // The alarm engine stores the reading's alarm after the ingest answers.
+  await t.server.alarms.settled();
   const alarms = await call<{ id: string; rule_id: string | null }[]>(
     `/api/alarms?project_id=${projectId}`,
     undefined,

@@ -4,14 +4,8 @@ import { connect } from "node:net";
 import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadServerConfig } from "../config.ts";
-import {
-  type Field,
-  field,
-  refreshStoredPoints,
-  storedCount,
-} from "../testing/fixtures/telemetry-fixtures.ts";
+import { type Field, field, storedCount, storedPoints } from "../testing/fixtures/telemetry-fixtures.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
-import { sqliteConnection } from "../testing/sqlite-connection.ts";
 import { tableProbe } from "../testing/table-probe.ts";
 
 type Sent = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
@@ -214,7 +208,7 @@ describe("HTTP worker threads", () => {
     });
     expect(res.status).toBe(201);
     expect(JSON.parse(res.text)).toEqual({ accepted: 2, duplicates: 0 });
-    expect(storedCount(workers, asset)).toBe(2);
+    expect(await storedCount(workers, asset)).toBe(2);
     // The same connection now asks for another route: the main thread's app answers it.
     const latest = await send(workers, agent, "GET", `/api/telemetry/${asset}`, { token: fw.operador });
     expect(latest.status).toBe(200);
@@ -423,16 +417,10 @@ describe("HTTP worker threads", () => {
     await serving(workers, 2);
     expect(pool.threadIds()).not.toContain(victim);
     // Stored anywhere: raw rows, inbox rows, packed blocks.
-    refreshStoredPoints(workers);
     const stored = new Set(
-      sqliteConnection(workers.server)
-        .prepare<[string], number>(
-          `SELECT p.ts FROM temp.stored_points p JOIN telemetry_series s ON s.id = p.series_id
-           WHERE s.asset_id = ? AND s.variable = 'pressure'`,
-        )
-        .pluck()
-        .all(asset)
-        .map((ts) => (ts - start) / 1000),
+      (await storedPoints(workers, asset))
+        .filter((p) => p.variable === "pressure")
+        .map((p) => (p.ts - start) / 1000),
     );
     for (const n of acknowledged) expect(stored.has(n)).toBe(true);
   });

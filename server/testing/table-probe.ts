@@ -1,4 +1,7 @@
+import type { ServerConfig } from "../config.ts";
 import type { CaudalServer } from "../server.ts";
+import { storeLocation } from "../store/location.ts";
+import { openStore } from "../store/open-store.ts";
 import { PostgresStore } from "../store/postgres/postgres-store.ts";
 import { SqliteStore } from "../store/sqlite/sqlite-store.ts";
 import type { Backend, Store } from "../store/store.ts";
@@ -51,6 +54,12 @@ export type TableProbe = {
    */
   withoutTriggers<T>(table: string, work: () => Promise<T>): Promise<T>;
   /**
+   * Runs `work` with every INSERT into `table` failing with the engine's own error, whose message
+   * holds `message` (a write that fails inside a transaction), then lets inserts through again,
+   * also when `work` fails.
+   */
+  withFailingInserts<T>(table: string, message: string, work: () => Promise<T>): Promise<T>;
+  /**
    * Cuts the server off its database, as a database gone away would: SQLite's connection is
    * closed, PostgreSQL's pool ended. Not undone: stop the server after.
    */
@@ -67,6 +76,21 @@ export function tableProbe(server: CaudalServer): TableProbe {
   return storeProbe(server.store);
 }
 
+/**
+ * The probe of the database `config` names, opened by the test itself: a stopped server's (in
+ * TestServer.restart's whileDown), to leave what a crash would. close() lets go of it.
+ */
+export async function openProbe(
+  config: ServerConfig,
+): Promise<{ probe: TableProbe; close(): Promise<void> }> {
+  const opened = await openStore(storeLocation(config), {
+    role: "owner",
+    poolSize: 1,
+    onIdleError: () => undefined,
+  });
+  return { probe: storeProbe(opened.store), close: opened.close };
+}
+
 /** The probe of the database behind `store`. */
 export function storeProbe(store: Store): TableProbe {
   if (store instanceof SqliteStore) return sqliteProbe(store.connection);
@@ -75,6 +99,7 @@ export function storeProbe(store: Store): TableProbe {
 }
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** `FROM "table" WHERE "a" = ? AND …` and its parameters. */
 function selection(table: string, where: Where): [string, unknown[]] {
@@ -118,7 +143,8 @@ function sqliteType(declared: string): ProbedColumn["type"] {
   return "real";
 }
 
-function sqliteProbe(sqlite: SqliteConnection): TableProbe {
+/** The probe of a SQLite connection (a store's, or one a test of the SQLite adapter opened itself). */
+export function sqliteProbe(sqlite: SqliteConnection): TableProbe {
   const params = (values: readonly unknown[]) => values.map(sqliteParam);
   return probeOver("sqlite", {
     query: async <T>(sql: string, values: readonly unknown[] = []) =>
@@ -133,6 +159,17 @@ function sqliteProbe(sqlite: SqliteConnection): TableProbe {
         return await work();
       } finally {
         for (const { sql } of triggers) sqlite.exec(sql);
+      }
+    },
+    async withFailingInserts(table, message, work) {
+      const trigger = quoted(`fail_${table}_insert`);
+      sqlite.exec(
+        `CREATE TEMP TRIGGER ${trigger} BEFORE INSERT ON ${quoted(table)} BEGIN SELECT RAISE(ABORT, ${literal(message)}); END`,
+      );
+      try {
+        return await work();
+      } finally {
+        sqlite.exec(`DROP TRIGGER temp.${trigger}`);
       }
     },
     loseDatabase: async () => void sqlite.close(),
@@ -234,6 +271,21 @@ function postgresProbe(pool: PgPool): TableProbe {
         return await work();
       } finally {
         await pool.query(`ALTER TABLE ${quoted(table)} ENABLE TRIGGER USER`);
+      }
+    },
+    async withFailingInserts(table, message, work) {
+      const name = quoted(`fail_${table}_insert`);
+      await pool.query(
+        `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '%', ${literal(message)}; END $$`,
+      );
+      await pool.query(
+        `CREATE TRIGGER ${name} BEFORE INSERT ON ${quoted(table)} FOR EACH ROW EXECUTE FUNCTION ${name}()`,
+      );
+      try {
+        return await work();
+      } finally {
+        await pool.query(`DROP TRIGGER ${name} ON ${quoted(table)}`);
+        await pool.query(`DROP FUNCTION ${name}()`);
       }
     },
     loseDatabase: () => pool.end(),

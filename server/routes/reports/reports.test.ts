@@ -15,10 +15,10 @@ import {
   insertAlarm,
   postRecord,
   seedBuckets,
+  seedRawPoint,
   seedSeries,
 } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { tableProbe } from "../../testing/table-probe.ts";
 
 type Report = {
   id: string;
@@ -94,11 +94,7 @@ describe("ANH 0651 daily report: generation, content, hash, chain, versions", ()
       ...bucketsBetween(S, E, (_, i) => ({ count: 30, sum: 30 * (i + 5), min: i, max: i + 10 }), hole),
       { bucket: E, count: 30, sum: 30e6, min: 1e6, max: 1e6 },
     ]);
-    await tableProbe(t.server).run("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)", [
-      pressure,
-      S + 1000,
-      1e9,
-    ]);
+    await seedRawPoint(t, pressure, S + 1000, 1e9);
 
     const temperature = await seedSeries(t, projectId, well, "temperature", "degF");
     await seedBuckets(

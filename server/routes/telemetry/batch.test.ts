@@ -37,7 +37,7 @@ describe("POST /api/telemetry/batch", () => {
     };
     t.server.context.events.on("telemetry", listener);
     try {
-      const usage = usagePoints(t, f.projectId);
+      const usage = await usagePoints(t, f.projectId);
       const res = await postBatch(t, f.operador, [
         item(a, 3, { p: 1, q: 2 }),
         item(a, 2, { p: 3 }),
@@ -45,9 +45,9 @@ describe("POST /api/telemetry/batch", () => {
       ]);
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ accepted: 4, duplicates: 0 });
-      expect(storedCount(t, a)).toBe(3);
-      expect(storedCount(t, b)).toBe(1);
-      expect(usagePoints(t, f.projectId)).toBe(usage + 4);
+      expect(await storedCount(t, a)).toBe(3);
+      expect(await storedCount(t, b)).toBe(1);
+      expect(await usagePoints(t, f.projectId)).toBe(usage + 4);
       expect(events).toHaveLength(1);
       expect(events.flatMap((e) => instantsOfBatch(e)).map((i) => [i.assetId, i.readings.length])).toEqual([
         [a, 2],
@@ -77,16 +77,16 @@ describe("POST /api/telemetry/batch", () => {
       ["an empty readings array", null, /^items\.1\.readings: must contain at least one reading/],
     ])("400 for %s", async (_name, bad, message) => {
       const [a, b] = [await t.asset(f.projectId), await t.asset(f.projectId)];
-      const usage = usagePoints(t, f.projectId);
+      const usage = await usagePoints(t, f.projectId);
       const second = bad
         ? { asset_id: b, timestamp: ago(t, 1), readings: [{ variable: "p", value: bad.p }] }
         : { asset_id: b, timestamp: ago(t, 1), readings: [] };
       const res = await postBatch(t, f.operador, [item(a, 2, { p: 1, q: 2 }), second, item(a, 1, { p: 3 })]);
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(message);
-      expect(storedCount(t, a)).toBe(0);
-      expect(storedCount(t, b)).toBe(0);
-      expect(usagePoints(t, f.projectId)).toBe(usage);
+      expect(await storedCount(t, a)).toBe(0);
+      expect(await storedCount(t, b)).toBe(0);
+      expect(await usagePoints(t, f.projectId)).toBe(usage);
     });
 
     it("400 for a timestamp too far in the future, naming items.2.timestamp", async () => {
@@ -102,7 +102,7 @@ describe("POST /api/telemetry/batch", () => {
       ]);
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/^items\.2\.timestamp: must not be more than 5 minutes ahead/);
-      expect(storedCount(t, a)).toBe(0);
+      expect(await storedCount(t, a)).toBe(0);
     });
 
     it("400 for a malformed asset_id", async () => {
@@ -118,8 +118,8 @@ describe("POST /api/telemetry/batch", () => {
         expect(res.status).toBe(404);
         expect(res.body).toEqual({ error: "NotFound", message: "items.1.asset_id: asset not found" });
       }
-      expect(storedCount(t, a)).toBe(0);
-      expect(storedCount(t, f.foreignAssetId)).toBe(0);
+      expect(await storedCount(t, a)).toBe(0);
+      expect(await storedCount(t, f.foreignAssetId)).toBe(0);
     });
   });
 
@@ -142,11 +142,11 @@ describe("POST /api/telemetry/batch", () => {
     const tooMany = await postBatch(t, f.operador, items(5_001));
     expect(tooMany.status).toBe(413);
     expect(tooMany.body.error).toBe("PayloadTooLarge");
-    expect(storedCount(t, a)).toBe(0);
+    expect(await storedCount(t, a)).toBe(0);
     const exactly = await postBatch(t, f.operador, items(5_000));
     expect(exactly.status).toBe(201);
     expect(exactly.body).toEqual({ accepted: 10_000, duplicates: 0 });
-    expect(storedCount(t, a)).toBe(10_000);
+    expect(await storedCount(t, a)).toBe(10_000);
   });
 
   it("401 without a token, 403 for anh_reader", async () => {

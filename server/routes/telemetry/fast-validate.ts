@@ -36,7 +36,12 @@ function parseReading(input: unknown): TelemetryReadingBody | undefined {
   const variable = r.variable;
   const value = r.value;
   const unit = r.unit;
-  if (typeof variable !== "string" || variable.length === 0 || !withinUnits(variable, VARIABLE_MAX)) {
+  if (
+    typeof variable !== "string" ||
+    variable.length === 0 ||
+    !withinUnits(variable, VARIABLE_MAX) ||
+    variable.includes("\0")
+  ) {
     return undefined;
   }
   // NaN fails both comparisons; ±Infinity fails one.
@@ -44,7 +49,7 @@ function parseReading(input: unknown): TelemetryReadingBody | undefined {
     return undefined;
   }
   if (typeof unit === "string") {
-    return withinUnits(unit, UNIT_MAX) ? { variable, value, unit } : undefined;
+    return withinUnits(unit, UNIT_MAX) && !unit.includes("\0") ? { variable, value, unit } : undefined;
   }
   return unit === undefined && absent(r, "unit") ? { variable, value } : undefined;
 }

@@ -6,10 +6,10 @@ import {
   type HistoryItem,
   iso,
   postBatch,
-  refreshStoredPoints,
+  storedPoints,
+  windowsOf,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { sqliteConnection } from "../../testing/sqlite-connection.ts";
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -47,20 +47,18 @@ describe("GET /api/telemetry/{asset_id}/history: interval and variable", () => {
   const history = (query: string, token = f.operador) =>
     t.request<HistoryItem[] & ErrorBody>(`/api/telemetry/${asset}/history${query}`, { token });
 
-  /** The same windows computed straight from the stored points with GROUP BY. */
-  function fromRaw(width: number, variables?: string[]): HistoryItem[] {
-    refreshStoredPoints(t);
-    const rows = sqliteConnection(t.server)
-      .prepare(
-        `SELECT r.ts - (r.ts % ?) AS bucket, s.variable, avg(r.value) AS avg_value, min(r.value) AS min_value,
-                max(r.value) AS max_value
-         FROM temp.stored_points r JOIN telemetry_series s ON s.id = r.series_id
-         WHERE s.asset_id = ? GROUP BY bucket, s.variable ORDER BY bucket, s.variable`,
-      )
-      .all(width, asset) as (Omit<HistoryItem, "bucket"> & { bucket: number })[];
-    return rows
-      .filter((r) => !variables || variables.includes(r.variable))
-      .map((r) => ({ ...r, bucket: iso(r.bucket) }));
+  /** The same windows computed straight from the stored points, as a GROUP BY would. */
+  async function fromRaw(width: number, variables?: string[]): Promise<HistoryItem[]> {
+    return windowsOf(await storedPoints(t, asset), width)
+      .filter((w) => !variables || variables.includes(w.variable))
+      .sort((a, b) => a.bucket - b.bucket || (a.variable < b.variable ? -1 : a.variable > b.variable ? 1 : 0))
+      .map((w) => ({
+        bucket: iso(w.bucket),
+        variable: w.variable,
+        avg_value: w.sum / w.count,
+        min_value: w.min,
+        max_value: w.max,
+      }));
   }
 
   const wholeRange = () => `from=${iso(from)}&to=${iso(to)}`;
@@ -74,19 +72,19 @@ describe("GET /api/telemetry/{asset_id}/history: interval and variable", () => {
     async (interval, width) => {
       const res = await history(`?interval=${interval}&${wholeRange()}`);
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(fromRaw(width));
+      expect(res.body).toEqual(await fromRaw(width));
     },
   );
 
   it("5m is the default (spec §8)", async () => {
-    expect((await history(`?${wholeRange()}`)).body).toEqual(fromRaw(5 * MIN));
+    expect((await history(`?${wholeRange()}`)).body).toEqual(await fromRaw(5 * MIN));
   });
 
   it("1d windows are whole UTC days even when from and to cut into them", async () => {
     const cutFrom = from + HOUR;
     const cutTo = to - HOUR;
     const res = await history(`?interval=1d&from=${iso(cutFrom)}&to=${iso(cutTo)}`);
-    const overlapping = fromRaw(DAY).filter((d) => {
+    const overlapping = (await fromRaw(DAY)).filter((d) => {
       const start = Date.parse(d.bucket);
       return start <= cutTo && start + DAY > cutFrom;
     });
@@ -98,9 +96,11 @@ describe("GET /api/telemetry/{asset_id}/history: interval and variable", () => {
   });
 
   it("variable (repeatable) keeps only those variables; an unknown one matches nothing", async () => {
-    expect((await history(`?interval=1h&variable=b&${wholeRange()}`)).body).toEqual(fromRaw(HOUR, ["b"]));
+    expect((await history(`?interval=1h&variable=b&${wholeRange()}`)).body).toEqual(
+      await fromRaw(HOUR, ["b"]),
+    );
     const both = await history(`?interval=1h&variable=b&variable=a&${wholeRange()}`);
-    expect(both.body).toEqual(fromRaw(HOUR));
+    expect(both.body).toEqual(await fromRaw(HOUR));
     const none = await history(`?interval=1d&variable=zz&${wholeRange()}`);
     expect(none.status).toBe(200);
     expect(none.body).toEqual([]);

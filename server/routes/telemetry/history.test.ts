@@ -11,7 +11,7 @@ import {
   yesterdayNoon,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { sqliteConnection } from "../../testing/sqlite-connection.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 const MIN = 60_000;
 
@@ -151,12 +151,11 @@ describe("GET /api/telemetry/{asset_id}/history", () => {
       })),
     );
     await history(asset, range(noon, noon + 2 * 60 * MIN));
-    const hours = sqliteConnection(t.server)
-      .prepare(
-        `SELECT r.bucket, r.count, r.sum, r.min, r.max FROM telemetry_rollup_1h r
-         JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ? ORDER BY r.bucket`,
-      )
-      .all(asset);
+    const hours = await tableProbe(t.server).query(
+      `SELECT r.bucket, r.count, r.sum, r.min, r.max FROM telemetry_rollup_1h r
+       JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ? ORDER BY r.bucket`,
+      [asset],
+    );
     expect(hours).toEqual([
       { bucket: noon, count: 4, sum: 3 + 17 + 44 + 59, min: 3, max: 59 },
       { bucket: noon + 60 * MIN, count: 1, sum: 61, min: 61, max: 61 },

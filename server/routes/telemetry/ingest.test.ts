@@ -14,7 +14,7 @@ import {
   usagePoints,
 } from "../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { sqliteConnection } from "../../testing/sqlite-connection.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 
 describe("POST /api/telemetry", () => {
   let t: TestServer;
@@ -67,7 +67,7 @@ describe("POST /api/telemetry", () => {
 
   it("counts stored points in the project's usage for this month, and duplicates not at all", async () => {
     const asset = await t.asset(f.projectId);
-    const before = usagePoints(t, f.projectId);
+    const before = await usagePoints(t, f.projectId);
     const body = {
       asset_id: asset,
       timestamp: ago(t, 3),
@@ -78,9 +78,9 @@ describe("POST /api/telemetry", () => {
       ],
     };
     expect((await post(t, f.operador, body)).status).toBe(201);
-    expect(usagePoints(t, f.projectId)).toBe(before + 3);
+    expect(await usagePoints(t, f.projectId)).toBe(before + 3);
     expect((await post(t, f.operador, body)).body).toEqual({ accepted: 0, duplicates: 3 });
-    expect(usagePoints(t, f.projectId)).toBe(before + 3);
+    expect(await usagePoints(t, f.projectId)).toBe(before + 3);
   });
 
   it("ignores a resent reading (first write wins): not stored again, not rolled up twice", async () => {
@@ -102,7 +102,7 @@ describe("POST /api/telemetry", () => {
     });
     expect(again.status).toBe(201);
     expect(again.body).toEqual({ accepted: 1, duplicates: 1 });
-    expect(storedCount(t, asset)).toBe(2);
+    expect(await storedCount(t, asset)).toBe(2);
     const latest = await t.request<StoredPayload[]>(`/api/telemetry/${asset}`, { token: f.operador });
     expect(latest.body[0]?.readings).toEqual([
       { variable: "p", value: 10 },
@@ -123,7 +123,8 @@ describe("POST /api/telemetry", () => {
   it("emits the stored part of the request as one telemetry event, after the commit, without duplicates", async () => {
     const asset = await t.asset(f.projectId);
     const events: TelemetryEvent[] = [];
-    const stored: number[] = [];
+    /** Counted when the event arrives (on SQLite, synchronously inside the listener). */
+    const stored: Promise<number>[] = [];
     const listener = (e: TelemetryEvent) => {
       if (e.series[0]?.assetId !== asset) return;
       events.push(e);
@@ -152,7 +153,7 @@ describe("POST /api/telemetry", () => {
         },
       ]);
       // The listener saw the rows already committed.
-      expect(stored).toEqual([2]);
+      expect(await Promise.all(stored)).toEqual([2]);
       expect((await post(t, f.operador, body)).body).toEqual({ accepted: 0, duplicates: 2 });
       expect(events).toHaveLength(1);
       // A reading sent without a unit carries its series' unit.
@@ -178,10 +179,12 @@ describe("POST /api/telemetry", () => {
       timestamp: ago(t, 30),
       readings: [{ variable: "p", value: 1 }],
     });
-    const row = sqliteConnection(t.server)
-      .prepare("SELECT last_ts, last_value FROM telemetry_series WHERE asset_id = ? AND variable = 'p'")
-      .get(asset);
-    expect(row).toEqual({ last_ts: Date.parse(newest), last_value: 7 });
+    const rows = await tableProbe(t.server).query(
+      "SELECT last_ts, last_value FROM telemetry_series WHERE asset_id = ? AND variable = 'p'",
+      [asset],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toEqual({ last_ts: Date.parse(newest), last_value: 7 });
   });
 
   it("accepts a timestamp up to 5 minutes ahead of the server clock", async () => {
@@ -238,6 +241,16 @@ describe("POST /api/telemetry", () => {
         /readings\.1\.variable: "v" appears more than once/,
       ],
       [
+        "variable with a NUL character (PostgreSQL's text cannot hold it)",
+        (a) => ({ asset_id: a, readings: [{ variable: "p\u0000", value: 1 }] }),
+        /readings\.0\.variable: must not contain the NUL character/,
+      ],
+      [
+        "unit with a NUL character",
+        (a) => ({ asset_id: a, readings: [{ variable: "v", value: 1, unit: "\u0000" }] }),
+        /readings\.0\.unit: must not contain the NUL character/,
+      ],
+      [
         "unit over 32 characters",
         (a) => ({ asset_id: a, readings: [{ variable: "v", value: 1, unit: "u".repeat(33) }] }),
         /readings\.0\.unit: /,
@@ -264,7 +277,7 @@ describe("POST /api/telemetry", () => {
       expect(res.status).toBe(400);
       expect(res.body.error).toBe("ValidationFailed");
       expect(res.body.message).toMatch(message);
-      expect(storedCount(t, asset)).toBe(0);
+      expect(await storedCount(t, asset)).toBe(0);
     });
 
     it("timestamp more than 5 minutes in the future", async () => {
@@ -278,7 +291,7 @@ describe("POST /api/telemetry", () => {
       expect(res.body.message).toMatch(
         /^timestamp: must not be more than 5 minutes ahead of the server clock/,
       );
-      expect(storedCount(t, asset)).toBe(0);
+      expect(await storedCount(t, asset)).toBe(0);
     });
 
     it("timestamp older than the raw retention window", async () => {
@@ -301,7 +314,7 @@ describe("POST /api/telemetry", () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.message).toMatch(/readings\.0\.value/);
-      expect(storedCount(t, asset)).toBe(0);
+      expect(await storedCount(t, asset)).toBe(0);
     });
 
     it("NaN (not JSON) and malformed JSON", async () => {
@@ -311,7 +324,7 @@ describe("POST /api/telemetry", () => {
         expect(res.status).toBe(400);
         expect(typeof res.body.message).toBe("string");
       }
-      expect(storedCount(t, asset)).toBe(0);
+      expect(await storedCount(t, asset)).toBe(0);
     });
   });
 
@@ -322,7 +335,7 @@ describe("POST /api/telemetry", () => {
     expect(res.status).toBe(413);
     expect(res.body.error).toBe("PayloadTooLarge");
     expect(res.body.message).toMatch(/at most 10000 readings per request; this one has 10001/);
-    expect(storedCount(t, asset)).toBe(0);
+    expect(await storedCount(t, asset)).toBe(0);
   });
 
   it("401 without a token or with a bad one", async () => {
@@ -350,7 +363,7 @@ describe("POST /api/telemetry", () => {
       readings: [{ variable: "v", value: 1 }],
     });
     expect(foreign.status).toBe(404);
-    expect(storedCount(t, f.foreignAssetId)).toBe(0);
+    expect(await storedCount(t, f.foreignAssetId)).toBe(0);
     // An admin sees every project.
     const admin = await post(t, f.admin, {
       asset_id: f.foreignAssetId,
@@ -368,6 +381,6 @@ describe("POST /api/telemetry", () => {
     expect(deleted.status).toBe(204);
     const res = await post(t, f.operador, { asset_id: asset, readings: [{ variable: "v", value: 2 }] });
     expect(res.status).toBe(404);
-    expect(storedCount(t, asset)).toBe(0);
+    expect(await storedCount(t, asset)).toBe(0);
   });
 });

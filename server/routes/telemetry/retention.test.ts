@@ -52,10 +52,10 @@ describe("raw retention (TELEMETRY_RETENTION_DAYS)", () => {
     await postBatch(t, token, [
       { asset_id: asset, timestamp: iso(fresh), readings: [{ variable: "v", value: 99 }] },
     ]);
-    expect(storedCount(t, asset)).toBe(13);
+    expect(await storedCount(t, asset)).toBe(13);
     const deleted = await t.server.telemetry.runRetention();
     expect(deleted).toBeGreaterThanOrEqual(12);
-    expect(storedCount(t, asset)).toBe(1);
+    expect(await storedCount(t, asset)).toBe(1);
 
     const latest = await t.request<StoredPayload[]>(`/api/telemetry/${asset}?limit=100`, { token });
     expect(latest.body.map((p) => p.timestamp)).toEqual([iso(fresh)]);

@@ -17,10 +17,15 @@ const dateTime = (description: string) =>
     })
     .openapi({ description, example: "2025-01-31T12:00:00Z" });
 
+/** PostgreSQL's text holds no NUL character (SQLite's would): refused on either engine. */
+const NO_NUL = "must not contain the NUL character (U+0000)";
+const withoutNul = (text: string) => !text.includes("\0");
+
 const variableName = z
   .string({ error: "is required (a string)" })
   .min(1, "must not be empty")
-  .max(128, "must be at most 128 characters");
+  .max(128, "must be at most 128 characters")
+  .refine(withoutNul, NO_NUL);
 
 export const telemetryReadingSchema = z
   .object({
@@ -30,7 +35,11 @@ export const telemetryReadingSchema = z
       .number({ error: "must be a finite number" })
       .min(-MAX_READING_MAGNITUDE, "must be at least -1e15")
       .max(MAX_READING_MAGNITUDE, "must be at most 1e15"),
-    unit: z.string({ error: "must be a string" }).max(32, "must be at most 32 characters").optional(),
+    unit: z
+      .string({ error: "must be a string" })
+      .max(32, "must be at most 32 characters")
+      .refine(withoutNul, NO_NUL)
+      .optional(),
   })
   .openapi("TelemetryReading");
 

@@ -39,9 +39,12 @@ export class AutoDeploy {
     for (const id of auto) this.#debounce.touch(id);
   }
 
-  /** Projects with a deployment waiting for its quiet time. */
+  /**
+   * Deployments waiting for their quiet time or under way: 0 once every change so far is deployed
+   * (a deployment takes store round trips, on PostgreSQL many event-loop turns).
+   */
   get pending(): number {
-    return this.#debounce.pending;
+    return this.#debounce.pending + this.#running.size;
   }
 
   async stop(): Promise<void> {

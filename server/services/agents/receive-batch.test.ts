@@ -3,11 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { instantsOfBatch } from "../../../shared/telemetry/batch.ts";
 import { TestServer } from "../../testing/harness.ts";
-import { sqliteConnection } from "../../testing/sqlite-connection.ts";
+import { tableProbe } from "../../testing/table-probe.ts";
 import type { TelemetryEvent } from "../events.ts";
 import { receiveAgentBatch } from "./receive-batch.ts";
 
 type Batch = Payload<"telemetry">;
+
+/** An error's message and its causes' (a query builder wraps the driver's error), one per line. */
+function errorChain(error: unknown): string {
+  const lines: string[] = [];
+  for (let e = error; e instanceof Error; e = e.cause) lines.push(e.message);
+  return lines.join("\n");
+}
 
 describe("receiveAgentBatch: an agent's batch through the ingest service", () => {
   let t: TestServer;
@@ -24,14 +31,14 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
   });
   afterAll(async () => t.stop());
 
+  const count = async (sql: string, ...params: unknown[]) =>
+    (await tableProbe(t.server).query<{ n: number }>(sql, params))[0]?.n;
   const rawRows = (assetId: string) =>
-    sqliteConnection(t.server)
-      .prepare(
-        `SELECT count(*) FROM (SELECT series_id FROM telemetry_raw UNION ALL SELECT series_id FROM telemetry_inbox) r
-         JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?`,
-      )
-      .pluck()
-      .get(assetId) as number;
+    count(
+      `SELECT count(*) AS n FROM (SELECT series_id FROM telemetry_raw UNION ALL SELECT series_id FROM telemetry_inbox) r
+       JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?`,
+      assetId,
+    );
 
   const batchOf = (seq: number, series: Batch["series"], agentId = randomUUID()): Batch => ({
     agent_id: agentId,
@@ -113,11 +120,11 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
       agentId,
     );
     const first = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
-    const stored = rawRows(wellB);
+    const stored = await rawRows(wellB);
     const again = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(first).toMatchObject({ accepted: 2, duplicate: false });
     expect(again).toEqual({ agent_id: agentId, seq: 7, accepted: 0, duplicate: true });
-    expect(rawRows(wellB)).toBe(stored);
+    expect(await rawRows(wellB)).toBe(stored);
     // The same seq from another agent is another batch.
     const other = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, {
       ...batch,
@@ -163,40 +170,44 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
         },
       ],
     };
-    const sqlite = sqliteConnection(t.server);
-    const count = (sql: string, ...params: unknown[]) =>
-      sqlite
-        .prepare(sql)
-        .pluck()
-        .get(...params) as number;
-    const batches = () => count("SELECT count(*) FROM agent_batches WHERE agent_id = ?", agentId);
-    const alarmRows = () => count("SELECT count(*) FROM alarms WHERE id = ?", alarmId);
-    const usage = () =>
-      count("SELECT coalesce(sum(telemetry_points), 0) FROM usage_counters WHERE project_id = ?", projectId);
-    const usageBefore = usage();
-    // The alarm insert fails inside the batch's transaction (a real SQLite error, raised by a trigger).
-    sqlite.exec(
-      "CREATE TEMP TRIGGER fail_alarm_insert BEFORE INSERT ON alarms BEGIN SELECT RAISE(ABORT, 'alarm store failed'); END",
+    const batches = () => count("SELECT count(*) AS n FROM agent_batches WHERE agent_id = ?", agentId);
+    const alarmRows = () => count("SELECT count(*) AS n FROM alarms WHERE id = ?", alarmId);
+    const usage = async () =>
+      (await count(
+        "SELECT coalesce(sum(telemetry_points), 0) AS n FROM usage_counters WHERE project_id = ?",
+        projectId,
+      )) ?? 0;
+    const usageBefore = await usage();
+    // The alarm insert fails inside the batch's transaction (a real database error, raised by a trigger).
+    const failure = await tableProbe(t.server).withFailingInserts("alarms", "alarm store failed", () =>
+      receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch).then(
+        () => "committed",
+        errorChain,
+      ),
     );
-    try {
-      await expect(receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch)).rejects.toThrow(
-        "alarm store failed",
-      );
-    } finally {
-      sqlite.exec("DROP TRIGGER temp.fail_alarm_insert");
-    }
-    expect(rawRows(well)).toBe(0);
-    expect(batches()).toBe(0);
-    expect(alarmRows()).toBe(0);
-    expect(usage()).toBe(usageBefore);
+    expect(failure).toContain("alarm store failed");
+    expect(await rawRows(well)).toBe(0);
+    expect(await batches()).toBe(0);
+    expect(await alarmRows()).toBe(0);
+    expect(await usage()).toBe(usageBefore);
 
     // The agent got no ack and sends the batch again: stored once, with its alarm and its record.
     const ack = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(ack).toEqual({ agent_id: agentId, seq: 3, accepted: 2, duplicate: false });
-    expect([rawRows(well), batches(), alarmRows(), usage()]).toEqual([2, 1, 1, usageBefore + 2]);
+    expect([await rawRows(well), await batches(), await alarmRows(), await usage()]).toEqual([
+      2,
+      1,
+      1,
+      usageBefore + 2,
+    ]);
     const again = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(again).toEqual({ agent_id: agentId, seq: 3, accepted: 0, duplicate: true });
-    expect([rawRows(well), batches(), alarmRows(), usage()]).toEqual([2, 1, 1, usageBefore + 2]);
+    expect([await rawRows(well), await batches(), await alarmRows(), await usage()]).toEqual([
+      2,
+      1,
+      1,
+      usageBefore + 2,
+    ]);
   });
 
   it("discards points of assets outside the project, says so in the ack, and stores the rest", async () => {
@@ -217,6 +228,6 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     expect(ack.error).toContain("2 asset(s)");
     expect(ack.error).toContain(elsewhere);
     expect(ack.error).toContain(unknown);
-    expect(rawRows(elsewhere)).toBe(0);
+    expect(await rawRows(elsewhere)).toBe(0);
   });
 });

@@ -108,6 +108,15 @@ export class AlarmEngine implements RuleChangeListener {
     return this.#serial(() => this.#checkSilence());
   }
 
+  /**
+   * Resolves once every step queued before it is done: the alarms of the telemetry events emitted
+   * so far are stored (on SQLite that is usually before the ingest answers, on PostgreSQL a few
+   * round trips later). For tests and callers that read alarms right after writing readings.
+   */
+  settled(): Promise<void> {
+    return this.#serial(() => Promise.resolve());
+  }
+
   async #loadState(): Promise<void> {
     for (const open of await this.#ctx.store.alarms.activeServerAlarms()) {
       if (!open.assetId) continue;

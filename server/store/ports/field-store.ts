@@ -27,7 +27,10 @@ export type FieldStore = {
   /** The active projects (is_active), every one or those of `ids`, by name then id. */
   activeProjects(ids?: readonly string[]): Promise<ProjectRow[]>;
   project(id: string): Promise<ProjectRow | undefined>;
-  /** The project whose slug is `slug`, other than `except`. */
+  /**
+   * The project whose slug is `slug`, other than `except`. Inside a transaction this and
+   * projectSlugsFrom hold project slugs until it ends: concurrent creators see each other's.
+   */
   projectIdWithSlug(slug: string, except?: string): Promise<string | undefined>;
   /** The project slugs that begin with `prefix`. */
   projectSlugsFrom(prefix: string): Promise<string[]>;

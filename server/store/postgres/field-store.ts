@@ -10,7 +10,7 @@ import {
   variables,
   wellTests,
 } from "./schema/index.ts";
-import type { PgSession } from "./session.ts";
+import type { PgExecutor, PgSession } from "./session.ts";
 
 /** The one row an INSERT … RETURNING gives back. */
 function inserted<T>(rows: T[], what: string): T {
@@ -21,6 +21,15 @@ function inserted<T>(rows: T[], what: string): T {
 
 /** A LIKE pattern matching `text` literally (backslash is PostgreSQL's default escape). */
 const literalLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * The project slug lock: a transaction-scoped advisory lock (released at COMMIT or ROLLBACK) taken
+ * by the slug reads that decide a transaction's slug, so that two projects created or renamed at
+ * once never pick the same one (the second reads, at READ COMMITTED, what the first committed;
+ * SQLite's single writer does the same). A row lock cannot: the slug's row does not exist yet.
+ */
+const lockSlugs = (executor: PgExecutor) =>
+  executor.execute(sql`SELECT pg_advisory_xact_lock(hashtext('caudal_project_slugs'))`);
 
 export class PostgresFieldStore implements FieldStore {
   readonly #s: PgSession;
@@ -55,8 +64,9 @@ export class PostgresFieldStore implements FieldStore {
 
   async projectIdWithSlug(slug: string, except?: string) {
     const bySlug = eq(projects.slug, slug);
-    const [row] = await this.#s
-      .executor()
+    const executor = this.#s.executor();
+    if (this.#s.inTransaction()) await lockSlugs(executor);
+    const [row] = await executor
       .select({ id: projects.id })
       .from(projects)
       .where(except === undefined ? bySlug : and(bySlug, ne(projects.id, except)))
@@ -66,8 +76,9 @@ export class PostgresFieldStore implements FieldStore {
 
   async projectSlugsFrom(prefix: string) {
     // Case-sensitive, and in the C locale a prefix LIKE can use the slug's unique index.
-    const rows = await this.#s
-      .executor()
+    const executor = this.#s.executor();
+    if (this.#s.inTransaction()) await lockSlugs(executor);
+    const rows = await executor
       .select({ slug: projects.slug })
       .from(projects)
       .where(like(projects.slug, `${literalLike(prefix)}%`));

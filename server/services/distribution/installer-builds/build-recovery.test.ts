@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   buildPath,
@@ -12,6 +11,7 @@ import {
   waitForBuild,
 } from "../../../testing/fixtures/installer-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
+import { openProbe } from "../../../testing/table-probe.ts";
 
 /**
  * Builds that cannot succeed, and builds a stopped server left behind (issue 10 §3). With no agent
@@ -59,14 +59,24 @@ describe("installer builds without an agent build, and across a restart", () => 
     const installers = join(t.dataDir, "installers");
     await t.restart(async () => {
       // What a server killed mid-build leaves: a running build, a queued one, a half-made MSI.
-      const db = new Database(join(t.dataDir, "caudal.db"));
-      const insert = db.prepare(
-        "INSERT INTO installer_builds (id, project_id, status, rebuild, server_url, log, created_at, started_at) VALUES (?, ?, ?, 0, 'http://127.0.0.1', ?, ?, ?)",
-      );
+      const db = await openProbe(t.config);
+      const insert = (values: unknown[]) =>
+        db.probe.run(
+          "INSERT INTO installer_builds (id, project_id, status, rebuild, server_url, log, created_at, started_at) VALUES (?, ?, ?, ?, 'http://127.0.0.1', ?, ?, ?)",
+          values,
+        );
       const now = Date.now();
-      insert.run(ids.running, interrupted, "running", "2025-01-01T00:00:00.000Z build started\n", now, now);
-      insert.run(ids.queued, waiting, "queued", "", now, null);
-      db.close();
+      await insert([
+        ids.running,
+        interrupted,
+        "running",
+        false,
+        "2025-01-01T00:00:00.000Z build started\n",
+        now,
+        now,
+      ]);
+      await insert([ids.queued, waiting, "queued", false, "", now, null]);
+      await db.close();
       mkdirSync(join(installers, `${ids.running}.work`), { recursive: true });
       writeFileSync(join(installers, `${ids.running}.work`, "agent.json"), "{}");
       writeFileSync(join(installers, "left-over.msi"), "x");

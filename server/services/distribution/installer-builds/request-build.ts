@@ -40,45 +40,50 @@ export async function requestInstallerBuild(
   opts: BuildOptions,
 ): Promise<BuildRequest> {
   assertProjectVisible(auth, projectId);
-  const result = await ctx.store.transaction(async (tx): Promise<BuildRequest> => {
-    const project = await tx.field.project(projectId);
-    if (!project) throw notFound("project");
-    const active = await tx.installerBuilds.activeOf(projectId);
-    if (active) return { build: active, queued: false };
-    const inputs = installerInputs(artifacts, project, opts.serverUrl);
-    if (!opts.rebuild && !("missing" in inputs)) {
-      const cached = await servableBuild(ctx, tx, projectId, inputs);
-      if (cached) return { build: cached, queued: false };
-    }
-    if (!opts.retryFailed) {
-      const latest = await tx.installerBuilds.latestOf(projectId);
-      const sameInputs =
-        latest?.serverUrl === opts.serverUrl &&
-        latest.inputsSha256 === ("missing" in inputs ? null : inputs.inputsSha256);
-      if (latest?.status === "failed" && sameInputs) return { build: latest, queued: false };
-    }
-    const now = ctx.clock.now();
-    const build = await tx.installerBuilds.insert({
-      id: randomUUID(),
-      projectId,
-      status: "queued",
-      rebuild: opts.rebuild,
-      serverUrl: opts.serverUrl,
-      requestedBy: auth.userId,
-      createdAt: now,
-    });
-    await tx.audit.append({
-      at: now,
-      userId: auth.userId,
-      projectId,
-      entity: "installer_build",
-      entityId: build.id,
-      action: "create",
-      before: null,
-      after: { status: "queued", rebuild: opts.rebuild, server_url: opts.serverUrl },
-    });
-    return { build, queued: true };
-  });
+  const result = await ctx.store.transaction(
+    async (tx): Promise<BuildRequest> => {
+      const project = await tx.field.project(projectId);
+      if (!project) throw notFound("project");
+      const active = await tx.installerBuilds.activeOf(projectId);
+      if (active) return { build: active, queued: false };
+      const inputs = installerInputs(artifacts, project, opts.serverUrl);
+      if (!opts.rebuild && !("missing" in inputs)) {
+        const cached = await servableBuild(ctx, tx, projectId, inputs);
+        if (cached) return { build: cached, queued: false };
+      }
+      if (!opts.retryFailed) {
+        const latest = await tx.installerBuilds.latestOf(projectId);
+        const sameInputs =
+          latest?.serverUrl === opts.serverUrl &&
+          latest.inputsSha256 === ("missing" in inputs ? null : inputs.inputsSha256);
+        if (latest?.status === "failed" && sameInputs) return { build: latest, queued: false };
+      }
+      const now = ctx.clock.now();
+      const build = await tx.installerBuilds.insert({
+        id: randomUUID(),
+        projectId,
+        status: "queued",
+        rebuild: opts.rebuild,
+        serverUrl: opts.serverUrl,
+        requestedBy: auth.userId,
+        createdAt: now,
+      });
+      await tx.audit.append({
+        at: now,
+        userId: auth.userId,
+        projectId,
+        entity: "installer_build",
+        entityId: build.id,
+        action: "create",
+        before: null,
+        after: { status: "queued", rebuild: opts.rebuild, server_url: opts.serverUrl },
+      });
+      return { build, queued: true };
+      // Concurrent requests of a project: one inserts, the others' inserts meet the one-active index
+      // (PostgreSQL) and run again, finding that build (SQLite runs them one after another).
+    },
+    { snapshot: true },
+  );
   if (result.queued) ctx.events.emit("installerBuildQueued", { buildId: result.build.id, projectId });
   return result;
 }

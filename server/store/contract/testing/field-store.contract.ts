@@ -83,6 +83,30 @@ export function fieldStoreContract(backend: ContractBackend): void {
     expect(await from("nothing")).toEqual([]);
   });
 
+  it("gives projects made at once from one name distinct slugs: a transaction's slug reads wait for the others", async () => {
+    // createProject's read-then-insert, eight at once.
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        t.store.transaction(async (tx) => {
+          const used = new Set(await tx.field.projectSlugsFrom("well"));
+          let slug = "well";
+          for (let n = 2; used.has(slug); n++) slug = `well-${n}`;
+          await tx.field.insertProject(newProject("Well", { slug }));
+        }, {}),
+      ),
+    );
+    expect((await t.store.field.projectSlugsFrom("well")).sort(byBytes)).toEqual([
+      "well",
+      "well-2",
+      "well-3",
+      "well-4",
+      "well-5",
+      "well-6",
+      "well-7",
+      "well-8",
+    ]);
+  });
+
   it("updates a project and returns the new row; undefined when there is none", async () => {
     const p = newProject("P");
     await t.store.field.insertProject(p);

@@ -83,6 +83,24 @@ export function installerBuildStoreContract(backend: ContractBackend): void {
     expect(await t.store.installerBuilds.idsWithStatus("failed")).toEqual([old.id]);
   });
 
+  it("queues one build however many snapshot transactions ask at once; the others find it", async () => {
+    // requestInstallerBuild's check-then-insert: on PostgreSQL the losers' inserts hit the
+    // one-active index and their work runs again (snapshot), now seeing the winner's build.
+    const ids = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.store.transaction(
+          async (tx) => {
+            const active = await tx.installerBuilds.activeOf(p);
+            return active ? active.id : (await tx.installerBuilds.insert(build(p))).id;
+          },
+          { snapshot: true },
+        ),
+      ),
+    );
+    expect(new Set(ids).size).toBe(1);
+    expect((await t.store.installerBuilds.activeOf(p))?.id).toBe(ids[0]);
+  });
+
   it("updates the given fields; false for a build that no longer exists", async () => {
     const row = await t.store.installerBuilds.insert(build(p));
     const change = {

@@ -84,7 +84,7 @@ describe("readings written straight into packed blocks", () => {
     expect((await postBatch(t, f.operador, later)).body).toEqual({ accepted: 200, duplicates: 0 });
     expect([blocks(), rawRows()]).toEqual([2, 0]);
     expect((await postBatch(t, f.operador, later)).body).toEqual({ accepted: 0, duplicates: 200 });
-    expect([blocks(), rawRows(), storedCount(t, asset)]).toEqual([2, 0, 200]);
+    expect([blocks(), rawRows(), await storedCount(t, asset)]).toEqual([2, 0, 200]);
   });
 
   it("older readings in an empty stretch (a batch that overtook this one): blocks too", async () => {
@@ -103,7 +103,7 @@ describe("readings written straight into packed blocks", () => {
     // Half a second after each stored second inside the first block: new milliseconds, raw.
     const between = instants(1000, 100, (s) => s, 500);
     expect((await postBatch(t, f.operador, between)).body).toEqual({ accepted: 200, duplicates: 0 });
-    expect([blocks(), rawRows(), storedCount(t, asset)]).toEqual([4, 300, 700]);
+    expect([blocks(), rawRows(), await storedCount(t, asset)]).toEqual([4, 300, 700]);
 
     const expected: (readonly [number, string, number])[] = [];
     const add = (ms: number, s: number) => expected.push([ms, "a", s], [ms, "b", -s / 4]);
@@ -125,6 +125,6 @@ describe("readings written straight into packed blocks", () => {
     // Raw rows merged in; per series, the 800–949 and 1000–1099 stretches are one block each or one.
     expect(rawRows()).toBe(0);
     expect(blocks()).toBeLessThanOrEqual(2 * 2);
-    expect(storedCount(t, asset)).toBe(700);
+    expect(await storedCount(t, asset)).toBe(700);
   });
 });

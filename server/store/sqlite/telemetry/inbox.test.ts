@@ -92,7 +92,9 @@ describe("the telemetry inbox", () => {
     for (let k = 0; k < 4; k++) await write(asset, seconds(k * 10, 10));
     expect(inboxRows(asset)).toBe(40);
     await store.rollUpAll();
-    expect([inboxRows(asset), rawRows(asset), blocks(asset), storedCount(t, asset)]).toEqual([0, 0, 1, 40]);
+    expect([inboxRows(asset), rawRows(asset), blocks(asset), await storedCount(t, asset)]).toEqual([
+      0, 0, 1, 40,
+    ]);
     expect(await read(asset)).toEqual(seconds(0, 40));
   });
 
@@ -105,7 +107,9 @@ describe("the telemetry inbox", () => {
     expect([inboxRows(asset), blocks(asset)]).toEqual([20, 1]);
     await store.rollUpAll();
     // The 20 inbox rows span the block: raw rows, so blocks still never overlap.
-    expect([inboxRows(asset), rawRows(asset), blocks(asset), storedCount(t, asset)]).toEqual([0, 20, 1, 40]);
+    expect([inboxRows(asset), rawRows(asset), blocks(asset), await storedCount(t, asset)]).toEqual([
+      0, 20, 1, 40,
+    ]);
     expect(await read(asset)).toEqual(seconds(0, 40));
   });
 
@@ -116,7 +120,7 @@ describe("the telemetry inbox", () => {
     // Not newer than the series' last: the inbox is moved first, then the reading checked.
     expect(await write(asset, [[start + 5 * SECOND, 99]])).toEqual({ accepted: 0, duplicates: 1 });
     expect(await write(asset, [...seconds(8, 4)])).toEqual({ accepted: 2, duplicates: 2 });
-    expect(storedCount(t, asset)).toBe(12);
+    expect(await storedCount(t, asset)).toBe(12);
     expect(await read(asset)).toEqual(seconds(0, 12));
   });
 

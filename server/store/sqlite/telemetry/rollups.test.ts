@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchOfInstants, type TelemetryInstant } from "../../../../shared/telemetry/batch.ts";
-import { refreshStoredPoints } from "../../../testing/fixtures/telemetry-fixtures.ts";
+import { storedPoints, windowsOf } from "../../../testing/fixtures/telemetry-fixtures.ts";
 import { TestServer } from "../../../testing/harness.ts";
 import { sqliteConnection } from "../../../testing/sqlite-connection.ts";
 
@@ -38,21 +38,11 @@ describe("telemetry rollups", () => {
          JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ? ORDER BY s.variable, r.bucket`,
       )
       .all(assetId);
-  const fromRaw = (width: number, assetId: string) => {
-    refreshStoredPoints(t);
-    return sql()
-      .prepare(
-        `SELECT s.variable, r.ts - r.ts % ? AS bucket, count(*) AS count, sum(r.value) AS sum,
-                min(r.value) AS min, max(r.value) AS max
-         FROM temp.stored_points r JOIN telemetry_series s ON s.id = r.series_id WHERE s.asset_id = ?
-         GROUP BY s.variable, bucket ORDER BY s.variable, bucket`,
-      )
-      .all(width, assetId);
-  };
+  const fromRaw = async (width: number, assetId: string) => windowsOf(await storedPoints(t, assetId), width);
   const expectConsistent = async (assetId: string) => {
     await t.server.telemetry.rollUpAll();
-    expect(rollups("telemetry_rollup_5m", assetId)).toEqual(fromRaw(5 * MIN, assetId));
-    expect(rollups("telemetry_rollup_1h", assetId)).toEqual(fromRaw(60 * MIN, assetId));
+    expect(rollups("telemetry_rollup_5m", assetId)).toEqual(await fromRaw(5 * MIN, assetId));
+    expect(rollups("telemetry_rollup_1h", assetId)).toEqual(await fromRaw(60 * MIN, assetId));
   };
 
   it("equal an aggregation of the stored points after shuffled, repeated, backfilled writes and passes", async () => {
@@ -104,8 +94,7 @@ describe("telemetry rollups", () => {
       }));
     // 300 readings a series: rolled up by the commit itself, no pass needed.
     await t.server.telemetry.write(batchOfInstants(instants(start + HOUR_MS, 300, 5000), "http"));
-    refreshStoredPoints(t);
-    expect(rollups("telemetry_rollup_5m", asset)).toEqual(fromRaw(5 * MIN, asset));
+    expect(rollups("telemetry_rollup_5m", asset)).toEqual(await fromRaw(5 * MIN, asset));
     // Then big batches ahead and behind (in empty stretches and among stored readings), repeats,
     // and small commits.
     for (let round = 0; round < 6; round++) {
@@ -146,7 +135,7 @@ describe("telemetry rollups", () => {
                          WHERE series_id = (SELECT id FROM telemetry_series WHERE asset_id = ?))`,
       )
       .run(asset, asset);
-    expect(rollups("telemetry_rollup_5m", asset)).not.toEqual(fromRaw(5 * MIN, asset));
+    expect(rollups("telemetry_rollup_5m", asset)).not.toEqual(await fromRaw(5 * MIN, asset));
     await t.server.telemetry.start();
     await expectConsistent(asset);
   });
