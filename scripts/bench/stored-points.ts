@@ -41,20 +41,23 @@ export async function storedPointsIn(
 ): Promise<number> {
   if (server.store instanceof SqliteStore) return storedPoints(server.store.connection, from, before);
   const probe = tableProbe(server);
-  const [raw] = await probe.query<{ n: number }>(
-    "SELECT count(*) AS n FROM telemetry_raw WHERE ts >= ? AND ts < ?",
-    [from, before],
+  // Raw rows and whole blocks in one statement (one snapshot): packing moves rows from one to the
+  // other while the server runs, and two statements could count a moved stretch twice.
+  const [whole] = await probe.query<{ n: number }>(
+    `SELECT (SELECT count(*) FROM telemetry_raw WHERE ts >= ? AND ts < ?)
+          + (SELECT coalesce(sum(count), 0) FROM telemetry_packed WHERE first_ts >= ? AND last_ts < ?) AS n`,
+    [from, before, from, before],
   );
-  let packed = 0;
-  const blocks = await probe.query<{ first_ts: number; last_ts: number; count: number; data: Uint8Array }>(
-    "SELECT first_ts, last_ts, count, data FROM telemetry_packed WHERE first_ts < ? AND last_ts >= ?",
-    [before, from],
+  // Blocks straddling a bound, point by point (none when the range is unbounded).
+  const straddling = await probe.query<{ data: Uint8Array }>(
+    `SELECT data FROM telemetry_packed
+      WHERE first_ts < ? AND last_ts >= ? AND NOT (first_ts >= ? AND last_ts < ?)`,
+    [before, from, from, before],
   );
-  for (const b of blocks) {
-    if (b.first_ts >= from && b.last_ts < before) packed += b.count;
-    else packed += decodeBlock(b.data).ts.filter((ts) => ts >= from && ts < before).length;
-  }
-  return (raw?.n ?? 0) + packed;
+  let partial = 0;
+  for (const b of straddling)
+    partial += decodeBlock(b.data).ts.filter((ts) => ts >= from && ts < before).length;
+  return (whole?.n ?? 0) + partial;
 }
 
 /** Bytes the telemetry tables take (points: raw rows, SQLite's inbox, packed blocks; the rollups). */

@@ -17,18 +17,9 @@ export function testEngine(): "sqlite" | "postgres" {
   return engine;
 }
 
-/** True on PostgreSQL runs: `describe.skipIf(onPostgres())` marks a describe of the SQLite adapter's own. */
+/** True on PostgreSQL runs (a describe of the SQLite adapter's own is not declared there). */
 export function onPostgres(): boolean {
   return testEngine() === "postgres";
-}
-
-/**
- * The options of a describe that tests what only the SQLite adapter has (the inbox, blocks written
- * straight from commits, its pragmas): skipped on PostgreSQL runs with `what` as the reason the
- * skip summary prints. Its title starts "SQLite adapter:".
- */
-export function sqliteAdapterOnly(what: string): { meta: { skipReason: string } } {
-  return { meta: { skipReason: `SQLite adapter only, not on PostgreSQL: ${what}` } };
 }
 
 /** A test server's own database: its DATABASE_URL, removed by drop(). */
