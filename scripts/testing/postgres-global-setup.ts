@@ -3,13 +3,6 @@ import { connectPool, openPostgres } from "../../server/store/postgres/client.ts
 import { TEST_TEMPLATE_DATABASE, testEngine } from "../../server/testing/test-database.ts";
 import { postgresMissing, startPostgres, type TestPostgres } from "./postgres.ts";
 
-declare module "vitest" {
-  export interface ProvidedContext {
-    /** The run's PostgreSQL (CAUDAL_TEST_DATABASE=postgres): its postgres database's URL. */
-    testPostgresUrl: string;
-  }
-}
-
 /**
  * With CAUDAL_TEST_DATABASE=postgres, the whole run's test servers keep their data in one
  * throw-away PostgreSQL 15, started here once, each server in a database of its own copied from a

@@ -1,6 +1,13 @@
 import { inject } from "vitest";
 import { connectPool } from "../store/postgres/client.ts";
 
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The run's PostgreSQL (CAUDAL_TEST_DATABASE=postgres): its postgres database's URL. */
+    testPostgresUrl: string;
+  }
+}
+
 /** The database every server of the run's tests copies its own from (PostgreSQL runs). */
 export const TEST_TEMPLATE_DATABASE = "caudal_test_template";
 

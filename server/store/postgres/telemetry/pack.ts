@@ -6,7 +6,7 @@ import {
   mergePoints,
   windowOf,
 } from "../../telemetry/blocks.ts";
-import { decodeBlock, encodeBlock, type Points } from "../../telemetry/codec/block.ts";
+import { encodeBlock, type Points } from "../../telemetry/codec/block.ts";
 import { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import type { InTransaction, SeriesMark } from "./rollup-runner.ts";

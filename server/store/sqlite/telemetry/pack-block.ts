@@ -7,7 +7,7 @@ import {
   mergePoints,
   windowOf,
 } from "../../telemetry/blocks.ts";
-import { decodeBlock, encodeBlock, type Points } from "../../telemetry/codec/block.ts";
+import { encodeBlock, type Points } from "../../telemetry/codec/block.ts";
 import type { Sqlite } from "../client.ts";
 import { PackedReads } from "./packed-blocks.ts";
 

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import { type BlockKey, type BlockRow, windowOf } from "../../telemetry/blocks.ts";
+import type { BlockKey, BlockRow } from "../../telemetry/blocks.ts";
 import type { Sqlite } from "../client.ts";
 
 export type RangeParams = { series: number; from: number; to: number };
