@@ -1,3 +1,4 @@
+import type { PointRow } from "../ports/telemetry-store.ts";
 import { DAY_MS } from "./buckets.ts";
 import { decodeBlock, type Points } from "./codec/block.ts";
 
@@ -98,4 +99,29 @@ export function mergePoints(blocks: readonly BlockRow[], raw: Points): Points {
   }
   takeRawBefore(Number.POSITIVE_INFINITY);
   return { ts: out.ts.subarray(0, n), values: out.values.subarray(0, n) };
+}
+
+/**
+ * The first `limit` of two lists sorted the same way (direction 1 ascending, -1 descending). A ts
+ * in both (which the write path never lets happen) is kept once, the packed one.
+ */
+export function mergePointRows(a: PointRow[], b: PointRow[], limit: number, direction: 1 | -1): PointRow[] {
+  if (b.length === 0) return a.length > limit ? a.slice(0, limit) : a;
+  if (a.length === 0) return b.length > limit ? b.slice(0, limit) : b;
+  const out: PointRow[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    const x = a[i];
+    const y = b[j];
+    if (x && (!y || (x[0] - y[0]) * direction < 0)) {
+      out.push(x);
+      i++;
+    } else if (y) {
+      out.push(y);
+      j++;
+      if (x && x[0] === y[0]) i++;
+    }
+  }
+  return out;
 }

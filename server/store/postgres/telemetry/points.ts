@@ -1,5 +1,11 @@
 import type { PointReader, PointRow } from "../../ports/telemetry-store.ts";
-import { BlockCache, type BlockKey, type BlockRow, lowerBound } from "../../telemetry/blocks.ts";
+import {
+  BlockCache,
+  type BlockKey,
+  type BlockRow,
+  lowerBound,
+  mergePointRows,
+} from "../../telemetry/blocks.ts";
 import type { Points } from "../../telemetry/codec/block.ts";
 import type { Query } from "./query.ts";
 
@@ -44,7 +50,7 @@ export class PgPoints implements PointReader {
       }
       if (packed.length >= limit) break;
     }
-    return merge(raw, packed, limit, 1);
+    return mergePointRows(raw, packed, limit, 1);
   }
 
   async descending(seriesId: number, fromMs: number, toMs: number, limit: number): Promise<PointRow[]> {
@@ -67,7 +73,7 @@ export class PgPoints implements PointReader {
       }
       if (packed.length >= limit) break;
     }
-    return merge(raw, packed, limit, -1);
+    return mergePointRows(raw, packed, limit, -1);
   }
 
   /** How many points have ts ≥ fromMs, and the newest ts (null when none). */
@@ -130,29 +136,4 @@ export class PgPoints implements PointReader {
     );
     return this.#cache.points(seriesId, key, () => row?.[0]);
   }
-}
-
-/**
- * The first `limit` of two lists sorted the same way (direction 1 ascending, -1 descending). A ts
- * in both (which the write path never lets happen) is kept once, the packed one.
- */
-function merge(a: PointRow[], b: PointRow[], limit: number, direction: 1 | -1): PointRow[] {
-  if (b.length === 0) return a.length > limit ? a.slice(0, limit) : a;
-  if (a.length === 0) return b.length > limit ? b.slice(0, limit) : b;
-  const out: PointRow[] = [];
-  let i = 0;
-  let j = 0;
-  while (out.length < limit && (i < a.length || j < b.length)) {
-    const x = a[i];
-    const y = b[j];
-    if (x && (!y || (x[0] - y[0]) * direction < 0)) {
-      out.push(x);
-      i++;
-    } else if (y) {
-      out.push(y);
-      j++;
-      if (x && x[0] === y[0]) i++;
-    }
-  }
-  return out;
 }

@@ -1,5 +1,5 @@
 import type { Statement } from "better-sqlite3";
-import { BlockCache, type BlockKey, lowerBound } from "../../telemetry/blocks.ts";
+import { BlockCache, type BlockKey, lowerBound, mergePointRows } from "../../telemetry/blocks.ts";
 import type { Points } from "../../telemetry/codec/block.ts";
 import type { Sqlite } from "../client.ts";
 import { PackedReads } from "./packed-blocks.ts";
@@ -61,7 +61,7 @@ export class SeriesPoints {
       }
       if (packed.length >= limit) break;
     }
-    return merge(raw, packed, limit, 1);
+    return mergePointRows(raw, packed, limit, 1);
   }
 
   /** The last `limit` points in [fromMs, toMs], newest first. */
@@ -82,7 +82,7 @@ export class SeriesPoints {
       }
       if (packed.length >= limit) break;
     }
-    return merge(raw, packed, limit, -1);
+    return mergePointRows(raw, packed, limit, -1);
   }
 
   /** How many points have ts ≥ fromMs, and the newest ts (null when none). */
@@ -120,29 +120,4 @@ export class SeriesPoints {
   #blockPoints(seriesId: number, key: BlockKey): Points {
     return this.#cache.points(seriesId, key, () => this.#packed.data.get(seriesId, key[0]));
   }
-}
-
-/**
- * The first `limit` of two lists sorted the same way (direction 1 ascending, -1 descending). A ts
- * in both (which the write path never lets happen) is kept once, the packed one.
- */
-function merge(a: PointRow[], b: PointRow[], limit: number, direction: 1 | -1): PointRow[] {
-  if (b.length === 0) return a.length > limit ? a.slice(0, limit) : a;
-  if (a.length === 0) return b.length > limit ? b.slice(0, limit) : b;
-  const out: PointRow[] = [];
-  let i = 0;
-  let j = 0;
-  while (out.length < limit && (i < a.length || j < b.length)) {
-    const x = a[i];
-    const y = b[j];
-    if (x && (!y || (x[0] - y[0]) * direction < 0)) {
-      out.push(x);
-      i++;
-    } else if (y) {
-      out.push(y);
-      j++;
-      if (x && x[0] === y[0]) i++;
-    }
-  }
-  return out;
 }
