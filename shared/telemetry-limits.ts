@@ -8,3 +8,13 @@ export const MAX_READING_MAGNITUDE = 1e15;
 export function readingInRange(value: number): boolean {
   return Number.isFinite(value) && Math.abs(value) <= MAX_READING_MAGNITUDE;
 }
+
+/**
+ * Variable names and units are text that both storage engines hold: PostgreSQL's text cannot
+ * hold the NUL character (U+0000), so it is refused on every path in (HTTP and MQTT alike).
+ */
+export const NO_NUL_MESSAGE = "must not contain the NUL character (U+0000)";
+
+export function withoutNul(text: string): boolean {
+  return !text.includes("\0");
+}

@@ -180,6 +180,16 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () 
         [topics.heartbeat(p.id), '{"agent_version":"bad-heartbeat"}', false],
         [topics.heartbeat(p.id), "bad-not-json", false],
         [topics.telemetry(p.id), JSON.stringify({ agent_id: agentId, seq: 7, note: "bad-telemetry" }), false],
+        [
+          topics.telemetry(p.id),
+          JSON.stringify({
+            agent_id: agentId,
+            seq: 8,
+            lane: "live",
+            series: [{ asset_id: randomUUID(), variable: "bad-\u0000", points: [[Date.now(), 1]] }],
+          }),
+          false,
+        ],
         [topics.logs(p.id), '{"entries":"bad-logs"}', false],
         [topics.configStatus(p.id), '{"status":"bad-config-status"}', false],
         [topics.status(p.id), '{"status":"bad-status"}', true],
@@ -189,9 +199,14 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("broker limits", () 
         expect((await mosquittoPub(port, p.agent, topic, body, 1, retain)).code, body).toBe(0);
       }
       // The invalid batch is still acknowledged with its error, or the agent would resend it forever.
-      await until("the error ack", () =>
-        watch.messages.some((m) => m.startsWith(topics.ack(p.id)) && m.includes('"seq":7')),
+      await until("the error acks", () =>
+        [7, 8].every((seq) =>
+          watch.messages.some((m) => m.startsWith(topics.ack(p.id)) && m.includes(`"seq":${seq}`)),
+        ),
       );
+      // A NUL in a variable (PostgreSQL's text cannot hold one) is refused before any write, by name.
+      const nulAck = watch.messages.find((m) => m.startsWith(topics.ack(p.id)) && m.includes('"seq":8'));
+      expect(nulAck).toContain("must not contain the NUL character");
       await mosquittoPub(port, p.agent, topics.heartbeat(p.id), heartbeat("good-control"));
       await until("the control", () => watch.messages.some((m) => m.includes("good-control")));
       await sleep(100);

@@ -131,6 +131,12 @@ const MUTATIONS: Record<string, Mutation> = {
   "variable 100 emoji": (b) => {
     series0(b).variable = "😀".repeat(100);
   },
+  "variable with a NUL": (b) => {
+    series0(b).variable = "pres\u0000sure";
+  },
+  "unit with a NUL": (b) => {
+    series0(b).unit = "\u0000";
+  },
   "unit null": (b) => {
     series0(b).unit = null;
   },
@@ -276,6 +282,22 @@ describe("parseTelemetryPayload: the hot-topic validator equals payloads.telemet
     const input = batch();
     mutate(input);
     expectSameAsZod(input);
+  });
+
+  it.each([
+    ["variable", "variable with a NUL"],
+    ["unit", "unit with a NUL"],
+  ])("refuses a NUL character in a series' %s (PostgreSQL's text cannot hold it)", (field, mutation) => {
+    const input = batch();
+    MUTATIONS[mutation]?.(input);
+    const result = parseTelemetryPayload(input);
+    expect(result.success).toBe(false);
+    expect(result.error?.issues).toEqual([
+      expect.objectContaining({
+        path: ["series", 0, field],
+        message: "must not contain the NUL character (U+0000)",
+      }),
+    ]);
   });
 
   it.each([null, [], "batch", 42, true, undefined, {}])("agrees with zod on a non-batch: %s", (input) => {

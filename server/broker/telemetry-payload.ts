@@ -1,6 +1,6 @@
 import { type ZodSafeParseResult, z } from "zod";
 import { alarmTransitionSchema, type Payload, payloads } from "../../shared/mqtt/topics.ts";
-import { readingInRange } from "../../shared/telemetry-limits.ts";
+import { readingInRange, withoutNul } from "../../shared/telemetry-limits.ts";
 
 type Telemetry = Payload<"telemetry">;
 type Series = Telemetry["series"][number];
@@ -61,7 +61,14 @@ function fastSeries(s: unknown, checkedAsset: string | undefined): Series | unde
   const { asset_id, variable, unit, points } = s;
   if (typeof asset_id !== "string" || (asset_id !== checkedAsset && !UUID.test(asset_id))) return undefined;
   if (typeof variable !== "string" || variable.length < 1 || variable.length > 128) return undefined;
-  if (unit !== undefined && unit !== null && (typeof unit !== "string" || unit.length > 32)) return undefined;
+  if (!withoutNul(variable)) return undefined;
+  if (
+    unit !== undefined &&
+    unit !== null &&
+    (typeof unit !== "string" || unit.length > 32 || !withoutNul(unit))
+  ) {
+    return undefined;
+  }
   if (!Array.isArray(points) || points.length === 0 || !points.every(isPoint)) return undefined;
   return unit === undefined ? { asset_id, variable, points } : { asset_id, variable, unit, points };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_READING_MAGNITUDE } from "../telemetry-limits.ts";
+import { MAX_READING_MAGNITUDE, NO_NUL_MESSAGE, withoutNul } from "../telemetry-limits.ts";
 import { agentDeviceSchema, agentRuntimeConfigSchema } from "./agent-config.ts";
 
 /**
@@ -13,8 +13,8 @@ const level = z.enum(["debug", "info", "warn", "error"]);
 /** A run of points of one series (asset, variable): [epoch ms, value] pairs, ascending. */
 export const seriesPointsSchema = z.object({
   asset_id: z.uuid(),
-  variable: z.string().min(1).max(128),
-  unit: z.string().max(32).nullish(),
+  variable: z.string().min(1).max(128).refine(withoutNul, NO_NUL_MESSAGE),
+  unit: z.string().max(32).refine(withoutNul, NO_NUL_MESSAGE).nullish(),
   points: z
     .array(
       z.tuple([
@@ -32,7 +32,7 @@ export const alarmTransitionSchema = z.object({
   event: z.enum(["raised", "cleared"]),
   rule_id: z.uuid(),
   asset_id: z.uuid(),
-  variable: z.string().min(1).max(128),
+  variable: z.string().min(1).max(128).refine(withoutNul, NO_NUL_MESSAGE),
   value: z.number(),
   alarm_type: z.enum(["high", "low", "critical_high", "critical_low"]),
   severity: z.enum(["info", "warning", "critical"]),

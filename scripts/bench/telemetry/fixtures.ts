@@ -58,6 +58,10 @@ export async function startBenchServer(assets: number, backend?: BenchBackend): 
     ...(process.env.TELEMETRY_BLOCK_POINTS
       ? { TELEMETRY_BLOCK_POINTS: process.env.TELEMETRY_BLOCK_POINTS }
       : {}),
+    // `TELEMETRY_PACK_AFTER_HOURS=9600` keeps packing off the measured window (to tell its cost apart).
+    ...(process.env.TELEMETRY_PACK_AFTER_HOURS
+      ? { TELEMETRY_PACK_AFTER_HOURS: process.env.TELEMETRY_PACK_AFTER_HOURS }
+      : {}),
     ...database?.env,
   });
   const server = new CaudalServer({ config, logger: createLogger("warn") });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { MAX_READING_MAGNITUDE } from "../../../shared/telemetry-limits.ts";
+import { MAX_READING_MAGNITUDE, NO_NUL_MESSAGE, withoutNul } from "../../../shared/telemetry-limits.ts";
 import { HISTORY_INTERVALS } from "../../services/telemetry/history.ts";
 import {
   LATEST_LIMIT_DEFAULT,
@@ -17,15 +17,11 @@ const dateTime = (description: string) =>
     })
     .openapi({ description, example: "2025-01-31T12:00:00Z" });
 
-/** PostgreSQL's text holds no NUL character (SQLite's would): refused on either engine. */
-const NO_NUL = "must not contain the NUL character (U+0000)";
-const withoutNul = (text: string) => !text.includes("\0");
-
 const variableName = z
   .string({ error: "is required (a string)" })
   .min(1, "must not be empty")
   .max(128, "must be at most 128 characters")
-  .refine(withoutNul, NO_NUL);
+  .refine(withoutNul, NO_NUL_MESSAGE);
 
 export const telemetryReadingSchema = z
   .object({
@@ -38,7 +34,7 @@ export const telemetryReadingSchema = z
     unit: z
       .string({ error: "must be a string" })
       .max(32, "must be at most 32 characters")
-      .refine(withoutNul, NO_NUL)
+      .refine(withoutNul, NO_NUL_MESSAGE)
       .optional(),
   })
   .openapi("TelemetryReading");
