@@ -50,7 +50,6 @@ const sqlite: ContractBackend = {
     const store = new SqliteStore(handle);
     return {
       store,
-      attachRollupSettler: (settler) => store.telemetry.rollUpWith(settler),
       seed: {
         assets: async (rows) => void db.insert(sqliteSchema.assets).values(rows).run(),
         devices: async (rows) => void db.insert(sqliteSchema.devices).values(rows).run(),
@@ -84,7 +83,6 @@ function postgresBackend(server: () => { instance: TestPostgres; admin: Pool }):
       const store = new PostgresStore({ db, pool, close: () => pool.end() });
       return {
         store,
-        attachRollupSettler: (settler) => store.telemetry.rollUpWith(settler),
         seed: {
           assets: async (rows) => void (await db.insert(pgSchema.assets).values(rows)),
           devices: async (rows) => void (await db.insert(pgSchema.devices).values(rows)),

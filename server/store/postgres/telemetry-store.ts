@@ -24,21 +24,10 @@ import { type Query, sessionQuery } from "./telemetry/query.ts";
 import { dailyWindows } from "./telemetry/windows.ts";
 import type { PgTelemetryWriter } from "./telemetry/writer.ts";
 
-/** What brings rollups up to date: the telemetry writer of this process, once one is attached. */
-export type RollupSettler = {
-  readonly started: boolean;
-  /** Rolls up, now, whatever is pending for these series. */
-  rollUp(seriesIds: readonly number[]): void;
-};
-
-/**
- * What every telemetry port of a store shares (those of its transactions too): the pool, the
- * writer, and a settler attached from outside (until the server's telemetry runs on the port).
- */
+/** What every telemetry port of a store shares (those of its transactions too): the pool and the writer. */
 export type TelemetryEngine = {
   readonly pool: Pool;
   readonly writer: PgTelemetryWriter;
-  settler?: RollupSettler;
 };
 
 /** A rollup bucket row as the driver hands it: bigint columns as text, doubles as numbers. */
@@ -57,11 +46,6 @@ export class PostgresTelemetryStore implements TelemetryStore {
     this.#s = session;
     this.#engine = engine;
     this.#query = sessionQuery(session, engine.pool);
-  }
-
-  /** settleRollups rolls up through `settler` while this store's own writer is not started. */
-  rollUpWith(settler: RollupSettler): void {
-    this.#engine.settler = settler;
   }
 
   get started(): boolean {
@@ -146,8 +130,8 @@ export class PostgresTelemetryStore implements TelemetryStore {
   }
 
   async settleRollups(projectId: string) {
-    const { writer, settler } = this.#engine;
-    if (!writer.started && !settler?.started) return; // nothing is pending without a running writer
+    const { writer } = this.#engine;
+    if (!writer.started) return; // nothing is pending without a running writer
     const rows = await this.#s
       .executor()
       .select({ id: telemetrySeries.id })
@@ -155,8 +139,7 @@ export class PostgresTelemetryStore implements TelemetryStore {
       .where(eq(telemetrySeries.projectId, projectId))
       .orderBy(asc(telemetrySeries.id));
     const ids = rows.map((r) => r.id);
-    if (writer.started) await writer.rollUp(ids);
-    else settler?.rollUp(ids);
+    await writer.rollUp(ids);
   }
 
   async seriesRollups(projectId: string, fromBucket: number, toBucket: number) {

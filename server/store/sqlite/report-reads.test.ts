@@ -204,21 +204,6 @@ describe("the report's reads on SQLite: reports, rollups, records, alarms", () =
       ]);
       expect(await store.telemetry.seriesRollups("nope", 0, 100 * B)).toEqual([]);
     });
-
-    it("settles rollups through the attached writer only while it runs, with the project's series", async () => {
-      series(7, "p", "a", "pressure", "psi");
-      series(4, "p", "m", "flow", "bbl");
-      series(9, "q", "x", "pressure", "psi");
-      await store.telemetry.settleRollups("p"); // nothing attached: nothing to do
-      const calls: number[][] = [];
-      const writer = { started: false, rollUp: (ids: readonly number[]) => calls.push([...ids]) };
-      store.telemetry.rollUpWith(writer);
-      await store.telemetry.settleRollups("p");
-      expect(calls).toEqual([]);
-      writer.started = true;
-      await store.telemetry.settleRollups("p");
-      expect(calls).toEqual([[4, 7]]);
-    });
   });
 
   describe("RecordStore: the report's current records", () => {

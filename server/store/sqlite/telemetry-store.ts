@@ -24,16 +24,6 @@ import { TelemetryLookups } from "./telemetry/lookups.ts";
 import type { PackProgress } from "./telemetry/packer.ts";
 import { SqliteTelemetryWriter, type SqliteWriterOptions } from "./telemetry/telemetry-writer.ts";
 
-/**
- * What else may bring rollups up to date (a test's stand-in for a writer); by default the store's
- * own writer, while it runs.
- */
-export type RollupSettler = {
-  readonly started: boolean;
-  /** Rolls up, now, whatever is pending for these series. */
-  rollUp(seriesIds: readonly number[]): void;
-};
-
 /*
  * The report's rollup queries, in SQL: drizzle does not express the window function, and the rows
  * are read as arrays (`.raw()`), no per-row objects, over a day's ~300k buckets of a project.
@@ -70,7 +60,6 @@ export class SqliteTelemetryStore implements TelemetryStore {
   readonly #writer: SqliteTelemetryWriter;
   readonly #lookups: TelemetryLookups;
   readonly #reads: HistoryReads;
-  #settler: RollupSettler | undefined;
   #statements: { series: Statement; totals: Statement; holes: Statement } | undefined;
   #projectOf: Statement<[string], string> | undefined;
   #lastReports: Statement<[], [string, number]> | undefined;
@@ -150,17 +139,11 @@ export class SqliteTelemetryStore implements TelemetryStore {
     return attempt(() => this.#writer.pack(cutoffMs, progress));
   }
 
-  /** settleRollups rolls up through `settler` from now on, instead of this store's own writer (tests). */
-  rollUpWith(settler: RollupSettler): void {
-    this.#settler = settler;
-  }
-
   settleRollups(projectId: string) {
     return this.#s.gate.run(() => {
-      const settler = this.#settler ?? this.#writer;
-      if (!settler.started) return; // nothing is pending without a running writer
+      if (!this.#writer.started) return; // nothing is pending without a running writer
       const ids = this.#prepared().series.all(projectId) as [number, ...unknown[]][];
-      settler.rollUp(ids.map(([id]) => id));
+      this.#writer.rollUp(ids.map(([id]) => id));
     });
   }
 

@@ -33,11 +33,6 @@ export type StoreUnderTest = {
     rollups5m(rows: NewRollup[]): Promise<void>;
     usageCounters(rows: NewUsageCounter[]): Promise<void>;
   };
-  /** Attaches the telemetry writer that TelemetryStore.settleRollups asks (the server does it). */
-  attachRollupSettler(settler: {
-    readonly started: boolean;
-    rollUp(seriesIds: readonly number[]): void;
-  }): void;
   /** Closes the store and removes its database. */
   close(): Promise<void>;
 };

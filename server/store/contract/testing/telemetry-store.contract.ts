@@ -200,24 +200,4 @@ export function telemetryStoreContract(backend: ContractBackend): void {
     ]);
     expect(await t.store.telemetry.seriesRollups("no-such-project", 0, 20 * B)).toEqual([]);
   });
-
-  it("settles rollups through the writer attached, for the project's series, once it has started", async () => {
-    const [a, b] = [newAsset(p, "A"), newAsset(q, "B")];
-    await t.seed.assets([a, b]);
-    await t.seed.telemetrySeries([
-      series(2, p, a.id, null),
-      series(1, p, a.id, null),
-      series(3, q, b.id, null),
-    ]);
-    await t.store.telemetry.settleRollups(p); // no writer: nothing to do
-    const asked: number[][] = [];
-    const settler = { started: false, rollUp: (ids: readonly number[]) => void asked.push([...ids]) };
-    t.attachRollupSettler(settler);
-    await t.store.telemetry.settleRollups(p);
-    expect(asked).toEqual([]);
-    settler.started = true;
-    await t.store.telemetry.settleRollups(p);
-    await t.store.telemetry.settleRollups("no-such-project");
-    expect(asked.map((ids) => [...ids].sort())).toEqual([[1, 2], []]);
-  });
 }

@@ -229,6 +229,23 @@ export function telemetryWriterContract(backend: ContractBackend): void {
     ]);
   });
 
+  it("settles the rollups of a project's series at once (the writer's own pass is 10 s away); stopped, it has none to settle", async () => {
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE, 10)), PERIOD);
+    await t.store.telemetry.write(batch(b, "w", minutes(BASE, 3, 100)), PERIOD);
+    await t.store.telemetry.settleRollups(p);
+    const totals = (await t.store.telemetry.seriesRollups(p, BASE, BASE + HOUR)).map((s) => [
+      s.variable,
+      s.totals,
+    ]);
+    expect(totals.sort()).toEqual([
+      ["v", { count: 10, sum: 45, min: 0, max: 9, firstBucket: BASE, lastBucket: BASE + 5 * MIN }],
+      ["w", { count: 3, sum: 303, min: 100, max: 102, firstBucket: BASE, lastBucket: BASE }],
+    ]);
+    await t.store.telemetry.stop();
+    await t.store.telemetry.settleRollups(p);
+    await t.store.telemetry.settleRollups("no-such-project");
+  });
+
   it("deletes raw readings before a cutoff and keeps their rollups; packed readings read back the same", async () => {
     await t.store.telemetry.write(batch(a, "v", minutes(BASE, 120)), PERIOD);
     await t.store.telemetry.write(batch(a, "v", minutes(BASE + DAY, 120, 500)), PERIOD);
