@@ -1,9 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
+import type { TypedResponse } from "hono";
 import { guard } from "../../http/guard.ts";
 import { bearer, errorResponses, json } from "../../http/openapi.ts";
 import type { ServiceContext } from "../../services/context.ts";
-import { telemetryHistory } from "../../services/telemetry/history.ts";
+import { type HistoryItem, telemetryHistory } from "../../services/telemetry/history.ts";
 import type { Router } from "../router.ts";
+import { historyJson } from "./history-json.ts";
 import { assetParams, historyItemSchema, historyQuery, TELEMETRY_TAG } from "./schema.ts";
 
 const route = createRoute({
@@ -27,10 +29,16 @@ const route = createRoute({
 });
 
 export function mountHistory(router: Router, ctx: ServiceContext): void {
-  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, async (c) =>
-    c.json(
-      await telemetryHistory(ctx, c.get("auth"), c.req.valid("param").asset_id, c.req.valid("query")),
-      200,
-    ),
-  );
+  router.openapi({ ...route, middleware: guard(ctx, "telemetry:read") }, async (c) => {
+    const items = await telemetryHistory(
+      ctx,
+      c.get("auth"),
+      c.req.valid("param").asset_id,
+      c.req.valid("query"),
+    );
+    // historyJson writes byte for byte what c.json would (history-json.test.ts), in half the time;
+    // the cast tells the typed route so.
+    const body = c.body(historyJson(items), 200, { "Content-Type": "application/json" });
+    return body as unknown as TypedResponse<HistoryItem[], 200, "json">;
+  });
 }

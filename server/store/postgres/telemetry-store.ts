@@ -21,7 +21,7 @@ import { assets, devices, telemetryRollup5m, telemetrySeries } from "./schema/in
 import type { PgSession } from "./session.ts";
 import { PgPoints } from "./telemetry/points.ts";
 import { type Query, sessionQuery } from "./telemetry/query.ts";
-import { dailyWindows } from "./telemetry/windows.ts";
+import { dailyWindows, rollupWindows } from "./telemetry/windows.ts";
 import type { PgTelemetryWriter } from "./telemetry/writer.ts";
 
 /** What every telemetry port of a store shares (those of its transactions too): the pool and the writer. */
@@ -114,11 +114,7 @@ export class PostgresTelemetryStore implements TelemetryStore {
   ): Promise<WindowRow[]> {
     if (width === "1d") return dailyWindows(this.#query, seriesId, fromBucket, toBucket);
     const table = width === "5m" ? "telemetry_rollup_5m" : "telemetry_rollup_1h";
-    return this.#query<WindowRow>(
-      `SELECT bucket::float8, count::float8, sum, min, max FROM ${table}
-        WHERE series_id = $1 AND bucket >= $2 AND bucket < $3 ORDER BY ${table}.bucket`,
-      [seriesId, fromBucket, toBucket],
-    );
+    return rollupWindows(this.#query, table, seriesId, fromBucket, toBucket);
   }
 
   async lastReports(): Promise<{ assetId: string; lastTs: number }[]> {

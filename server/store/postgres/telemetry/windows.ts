@@ -3,6 +3,47 @@ import { DAY_MS } from "../../telemetry/buckets.ts";
 import { CompensatedSum } from "../compensated-sum.ts";
 import type { Query } from "./query.ts";
 
+/** The rollup tables windows are read from: 5-minute and hourly. */
+export type RollupTable = "telemetry_rollup_5m" | "telemetry_rollup_1h";
+
+/** Bytes of one window in the packed answer: bucket, count, sum, min and max as big-endian doubles. */
+const WINDOW_BYTES = 40;
+
+/**
+ * The series' rollup rows with bucket in [fromBucket, toBucket), ascending. PostgreSQL packs
+ * them into one bytea of big-endian doubles (float8send): a 30-day history is 8,640 rows a
+ * series, and as rows of text the driver's per-field parsing cost 3× SQLite's whole read
+ * (measured: 143 ms for 10 such series against 84 ms packed, of which 34 ms is PostgreSQL's).
+ * The doubles are bit-exact, as text of them would be too.
+ */
+export async function rollupWindows(
+  query: Query,
+  table: RollupTable,
+  seriesId: number,
+  fromBucket: number,
+  toBucket: number,
+): Promise<WindowRow[]> {
+  const [row] = await query<[Buffer | null]>(
+    `SELECT string_agg(float8send(bucket::float8) || float8send(count::float8) || float8send(sum)
+                        || float8send(min) || float8send(max), ''::bytea ORDER BY ${table}.bucket)
+       FROM ${table} WHERE series_id = $1 AND bucket >= $2 AND bucket < $3`,
+    [seriesId, fromBucket, toBucket],
+  );
+  const packed = row?.[0];
+  if (!packed) return [];
+  const out = new Array<WindowRow>(packed.length / WINDOW_BYTES);
+  for (let i = 0, o = 0; o < packed.length; i++, o += WINDOW_BYTES) {
+    out[i] = [
+      packed.readDoubleBE(o),
+      packed.readDoubleBE(o + 8),
+      packed.readDoubleBE(o + 16),
+      packed.readDoubleBE(o + 24),
+      packed.readDoubleBE(o + 32),
+    ];
+  }
+  return out;
+}
+
 /**
  * Daily history windows: each UTC day the total of its hourly rollups, as SQLite's
  * `SELECT bucket - bucket % DAY … sum(sum) … GROUP BY day` adds them: counts summed, sums with
@@ -15,11 +56,7 @@ export async function dailyWindows(
   fromBucket: number,
   toBucket: number,
 ): Promise<WindowRow[]> {
-  const hours = await query<WindowRow>(
-    `SELECT bucket::float8, count::float8, sum, min, max FROM telemetry_rollup_1h
-      WHERE series_id = $1 AND bucket >= $2 AND bucket < $3 ORDER BY telemetry_rollup_1h.bucket`,
-    [seriesId, fromBucket, toBucket],
-  );
+  const hours = await rollupWindows(query, "telemetry_rollup_1h", seriesId, fromBucket, toBucket);
   const out: WindowRow[] = [];
   let current: WindowRow | undefined;
   let sum = new CompensatedSum();
