@@ -246,6 +246,38 @@ export function telemetryWriterContract(backend: ContractBackend): void {
     await t.store.telemetry.settleRollups("no-such-project");
   });
 
+  it("writes `blockPoints` readings that cannot collide straight into blocks; fewer, or among stored ones, as raw rows", async () => {
+    // 16 new readings of v are a block; 15 of w are raw rows.
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE + HOUR, 16)), PERIOD);
+    await t.store.telemetry.write(batch(a, "w", minutes(BASE + HOUR, 15)), PERIOD);
+    // 20 older readings where v stores nothing: a block too.
+    await t.store.telemetry.write(batch(a, "v", minutes(BASE, 20, 100)), PERIOD);
+    // 16 older readings within the first block's span: raw rows, each checked.
+    const between = minutes(BASE + HOUR + 30_000, 16, 200);
+    await t.store.telemetry.write(batch(a, "v", between), PERIOD);
+    // The first block's readings again, and one more: duplicates count nowhere.
+    expect((await t.store.telemetry.write(batch(a, "v", minutes(BASE + HOUR, 17)), PERIOD)).result).toEqual({
+      accepted: 1,
+      duplicates: 16,
+    });
+    const v = [
+      ...minutes(BASE, 20, 100),
+      ...[...minutes(BASE + HOUR, 17), ...between].sort((x, y) => x[0] - y[0]),
+    ];
+    expect(await all(a, "v")).toEqual(v);
+    const packed = await t.store.telemetry.pack(BASE + DAY);
+    // Raw rows packed: w's 15, v's 16 in between and its 17th.
+    expect(packed.rawRows).toBe(15 + 16 + 1);
+    expect(await all(a, "v")).toEqual(v);
+    expect(await all(a, "w")).toEqual(minutes(BASE + HOUR, 15));
+    const id = await seriesId(a, "v");
+    await t.store.telemetry.rollUp([id]);
+    expect(await t.store.telemetry.windows(id, "1h", BASE, BASE + DAY)).toEqual([
+      [BASE, 20, 20 * 100 + (20 * 19) / 2, 100, 119],
+      [BASE + HOUR, 33, (17 * 16) / 2 + 16 * 200 + (16 * 15) / 2, 0, 215],
+    ]);
+  });
+
   it("deletes raw readings before a cutoff and keeps their rollups; packed readings read back the same", async () => {
     await t.store.telemetry.write(batch(a, "v", minutes(BASE, 120)), PERIOD);
     await t.store.telemetry.write(batch(a, "v", minutes(BASE + DAY, 120, 500)), PERIOD);

@@ -4,12 +4,13 @@
  * text, which made a 5,000-reading insert's arrays cost a fraction of their text form.
  */
 
+const BYTEA_OID = 17;
 const INT8_OID = 20;
 const FLOAT8_OID = 701;
 const TWO_32 = 4_294_967_296;
 
-function header(oid: number, length: number): { buffer: Buffer; view: DataView } {
-  const buffer = Buffer.allocUnsafe(20 + length * 12);
+function header(oid: number, length: number, dataBytes = length * 8): { buffer: Buffer; view: DataView } {
+  const buffer = Buffer.allocUnsafe(20 + length * 4 + dataBytes);
   const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   view.setInt32(0, 1); // dimensions
   view.setInt32(4, 0); // no nulls
@@ -42,6 +43,22 @@ export function float8Array(values: ArrayLike<number>): Buffer {
     view.setInt32(at, 8);
     view.setFloat64(at + 4, values[i] ?? 0);
     at += 12;
+  }
+  return buffer;
+}
+
+/** A bytea[] parameter: each element's bytes as they are (text would send them as hex, twice the size). */
+export function byteaArray(values: readonly Uint8Array[]): Buffer {
+  const { buffer, view } = header(
+    BYTEA_OID,
+    values.length,
+    values.reduce((n, v) => n + v.byteLength, 0),
+  );
+  let at = 20;
+  for (const v of values) {
+    view.setInt32(at, v.byteLength);
+    buffer.set(v, at + 4);
+    at += 4 + v.byteLength;
   }
   return buffer;
 }

@@ -1,6 +1,7 @@
 import type { PackTotals } from "../../ports/telemetry-store.ts";
 import {
   type BlockRow,
+  blockPieces,
   lowerBound,
   MAX_BLOCK_POINTS,
   mergePoints,
@@ -123,8 +124,7 @@ async function packStep(query: Query, seriesId: number, cutoffMs: number): Promi
 
   const merged = mergePoints(blocks, rows);
   const count = merged.ts.length;
-  const pieces = Math.ceil(count / MAX_BLOCK_POINTS);
-  const size = Math.ceil(count / pieces);
+  const pieces = blockPieces(merged.ts);
   if (blocks.length > 0) {
     await query("DELETE FROM telemetry_packed WHERE series_id = $1 AND first_ts = ANY($2::bigint[])", [
       seriesId,
@@ -132,9 +132,9 @@ async function packStep(query: Query, seriesId: number, cutoffMs: number): Promi
     ]);
   }
   let bytes = 0;
-  for (let from = 0; from < count; from += size) {
-    const ts = merged.ts.subarray(from, from + size);
-    const data = encodeBlock(ts, merged.values.subarray(from, from + size));
+  for (const [from, to] of pieces) {
+    const ts = merged.ts.subarray(from, to);
+    const data = encodeBlock(ts, merged.values.subarray(from, to));
     await query(
       "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES ($1, $2, $3, $4, $5)",
       [
@@ -158,7 +158,7 @@ async function packStep(query: Query, seriesId: number, cutoffMs: number): Promi
   return {
     rawRows: rows.ts.length,
     points: count,
-    blocksWritten: pieces,
+    blocksWritten: pieces.length,
     blocksReplaced: blocks.length,
     bytes,
   };

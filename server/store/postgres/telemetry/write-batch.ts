@@ -7,6 +7,7 @@ import type { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import { stateOfSeries } from "./rollup-runner.ts";
 import { mergeBuckets, NOTHING_ROLLED, type RollupState, type SeriesBuckets } from "./rollups.ts";
+import { stretchIsFree, writeBlocks } from "./write-blocks.ts";
 
 /** A series the batch writes to, as this transaction found (and locked) it. */
 type Slot = {
@@ -40,7 +41,9 @@ const key = (assetId: string, variable: string) => `${assetId}\u0000${variable}`
  * - series are created on first sight (INSERT … ON CONFLICT DO NOTHING: concurrent writers agree
  *   on one row), then locked FOR NO KEY UPDATE in id order (see rollup-runner.ts);
  * - duplicates (same series and millisecond, stored already, raw or packed, or earlier in the
- *   batch) are not stored and count nowhere; raw rows go in one INSERT … SELECT FROM unnest(…);
+ *   batch) are not stored and count nowhere; `blockPoints` readings of a series that cannot
+ *   collide go straight into packed blocks (write-blocks.ts), the rest as raw rows in one
+ *   INSERT … SELECT FROM unnest(…);
  * - backfilled readings (older than the series' roll-up watermark) are merged into the rollups
  *   here, and so are all of a series' readings when it stores `blockPoints` of them and nothing is
  *   pending; newer ones are left to the roll-up pass;
@@ -78,7 +81,7 @@ export async function writeBatch(
 
   const stored = batch.series.map((s) => new Uint8Array(s.points.length));
   const candidates: typeof rows = [];
-  const late = new Map<Slot, { from: number; to: number }>();
+  const late = new Map<Slot, { from: number; to: number; count: number }>();
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as (typeof rows)[number];
     const previous = rows[i - 1];
@@ -87,17 +90,36 @@ export async function writeBatch(
     const last = r.slot.committedLastTs;
     if (last !== null && r.ts <= last) {
       const span = late.get(r.slot);
-      if (span) span.to = r.ts;
-      else late.set(r.slot, { from: r.ts, to: r.ts });
+      if (span) {
+        span.to = r.ts;
+        span.count++;
+      } else late.set(r.slot, { from: r.ts, to: r.ts, count: 1 });
     }
   }
-  // Older readings may be packed already: their milliseconds are taken.
+  // Older readings may be packed already: their milliseconds are taken. A stretch of enough of
+  // them where the series stores nothing can be a block.
   const packed = new Map<Slot, Set<number>>();
+  const free = new Set<Slot>();
   for (const [slot, span] of late) {
+    if (
+      blockPoints > 0 &&
+      span.count >= blockPoints &&
+      (await stretchIsFree(query, slot.id, span.from, span.to))
+    ) {
+      free.add(slot);
+      continue;
+    }
     const stamps = await points.packedStamps(slot.id, span.from, span.to);
     if (stamps.size > 0) packed.set(slot, stamps);
   }
-  const inserting = candidates.filter((r) => !packed.get(r.slot)?.has(r.ts));
+  const split = await writeBlocks(
+    query,
+    candidates.filter((r) => !packed.get(r.slot)?.has(r.ts)),
+    blockPoints,
+    free,
+  );
+  for (const r of split.packed) (stored[r.entry] as Uint8Array)[r.point] = 1;
+  const inserting = split.raw;
   const conflicts = late.size > 0;
   const insert = `INSERT INTO telemetry_raw (series_id, ts, value)
     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::float8[])`;

@@ -2,6 +2,7 @@ import type { Statement } from "better-sqlite3";
 import {
   type BlockKey,
   type BlockRow,
+  blockPieces,
   lowerBound,
   MAX_BLOCK_POINTS,
   mergePoints,
@@ -108,13 +109,12 @@ export function packNext(stmts: PackStatements, seriesId: number, before: number
 
   const merged = mergePoints(blocks, rows);
   const count = merged.ts.length;
-  const pieces = Math.ceil(count / MAX_BLOCK_POINTS);
-  const size = Math.ceil(count / pieces);
+  const pieces = blockPieces(merged.ts);
   for (const block of blocks) stmts.deleteBlock.run(seriesId, block[0]);
   let bytes = 0;
-  for (let from = 0; from < count; from += size) {
-    const ts = merged.ts.subarray(from, from + size);
-    const data = encodeBlock(ts, merged.values.subarray(from, from + size));
+  for (const [from, to] of pieces) {
+    const ts = merged.ts.subarray(from, to);
+    const data = encodeBlock(ts, merged.values.subarray(from, to));
     stmts.insertBlock.run(seriesId, ts[0] ?? 0, ts.at(-1) ?? 0, ts.length, data);
     bytes += data.length;
   }
@@ -125,7 +125,7 @@ export function packNext(stmts: PackStatements, seriesId: number, before: number
   return {
     rawRows: rows.ts.length,
     points: count,
-    blocksWritten: pieces,
+    blocksWritten: pieces.length,
     blocksReplaced: blocks.length,
     bytes,
   };

@@ -1,4 +1,4 @@
-import { MAX_BLOCK_POINTS, windowOf } from "../../telemetry/blocks.ts";
+import { blockPieces } from "../../telemetry/blocks.ts";
 import { encodeBlock } from "../../telemetry/codec/block.ts";
 import { ChunkedAppend } from "./chunked-append.ts";
 import { at, num } from "./indexed.ts";
@@ -141,28 +141,17 @@ export function writeBlocks(
     ts[k] = rowTs[r] ?? 0;
     values[k] = rowValue[r] ?? 0;
   }
-  let start = 0;
-  while (start < ts.length) {
-    const dayEnd = windowOf(num(ts, start)).end;
-    let end = start;
-    while (end < ts.length && num(ts, end) < dayEnd) end++;
-    const count = end - start;
-    const pieces = Math.ceil(count / MAX_BLOCK_POINTS);
-    const size = Math.ceil(count / pieces);
-    for (let from = start; from < end; from += size) {
-      const to = Math.min(end, from + size);
-      const first = num(ts, from);
-      const data = encodeBlock(ts.subarray(from, to), values.subarray(from, to));
-      try {
-        stmts.insertBlock.run(seriesId, first, num(ts, to - 1), to - from, data);
-      } catch (err) {
-        throw conflictOr(err);
-      }
-      out.blocks++;
-      out.points += to - from;
-      if (!out.firstTsBySeries.has(seriesId)) out.firstTsBySeries.set(seriesId, first);
+  for (const [from, to] of blockPieces(ts)) {
+    const first = num(ts, from);
+    const data = encodeBlock(ts.subarray(from, to), values.subarray(from, to));
+    try {
+      stmts.insertBlock.run(seriesId, first, num(ts, to - 1), to - from, data);
+    } catch (err) {
+      throw conflictOr(err);
     }
-    start = end;
+    out.blocks++;
+    out.points += to - from;
+    if (!out.firstTsBySeries.has(seriesId)) out.firstTsBySeries.set(seriesId, first);
   }
 }
 
