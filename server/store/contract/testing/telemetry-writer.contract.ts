@@ -188,6 +188,57 @@ export function telemetryWriterContract(backend: ContractBackend): void {
     expect(await t.store.billing.telemetryPoints(p, PERIOD)).toBe(2);
   });
 
+  it("answers each of many concurrent writes on its own terms, however they share commits", async () => {
+    const agent = randomUUID();
+    const gone = newAsset(p, "Gone");
+    await t.seed.assets([gone]);
+    await t.store.telemetry.write(batch(gone.id, "v", minutes(BASE, 1)), PERIOD);
+    await t.store.field.deleteAsset(gone.id);
+    const claimSeq = (seq: number, fail = false): BatchTransaction => ({
+      claim: (tx) => tx.agents.recordBatch(p, agent, seq, 1, new Date(NOW)),
+      complete: async () => {
+        if (fail) throw new Error("alarms failed");
+      },
+    });
+    await t.store.agents.recordBatch(p, agent, 1, 1, new Date(NOW));
+    // 24 writes at once: each minute of v written twice (the second all duplicates), plus a
+    // replayed seq, a failing complete(), an asset gone and a later billing period among them.
+    const writes = Array.from({ length: 20 }, (_, i) =>
+      t.store.telemetry.write(batch(a, "v", minutes(BASE + (i % 10) * 10 * MIN, 10)), PERIOD),
+    );
+    const replayed = t.store.telemetry.write(batch(b, "w", minutes(BASE, 5)), PERIOD, claimSeq(1));
+    const failing = t.store.telemetry.write(batch(b, "w", minutes(BASE, 5)), PERIOD, claimSeq(2, true));
+    const lost = t.store.telemetry.write(batch(gone.id, "v", minutes(BASE + MIN, 3)), PERIOD);
+    const february = t.store.telemetry.write(batch(b, "x", minutes(BASE, 7)), "2026-02");
+    const results = await Promise.allSettled([...writes, replayed, failing, lost, february]);
+    const accepted = results.slice(0, 20).map((r) => (r.status === "fulfilled" ? r.value.result : r.reason));
+    // Of each pair (i, i + 10) one stored the 10 readings and the other found them duplicates.
+    for (let i = 0; i < 10; i++) {
+      expect([accepted[i], accepted[i + 10]].sort((x, y) => y.accepted - x.accepted)).toEqual([
+        { accepted: 10, duplicates: 0 },
+        { accepted: 0, duplicates: 10 },
+      ]);
+    }
+    expect(results[20]).toMatchObject({
+      status: "fulfilled",
+      value: { result: { accepted: 0, duplicates: 0 } },
+    });
+    expect(results[21]).toMatchObject({ status: "rejected", reason: { message: "alarms failed" } });
+    expect(results[22]).toMatchObject({ status: "rejected", reason: { code: "NotFound" } });
+    expect(results[23]).toMatchObject({
+      status: "fulfilled",
+      value: { result: { accepted: 7, duplicates: 0 } },
+    });
+    expect(await all(a, "v")).toEqual(
+      Array.from({ length: 10 }, (_, i) => minutes(BASE + i * 10 * MIN, 10)).flat(),
+    );
+    expect((await t.store.telemetry.assetSeries(b)).map((s) => s.variable)).toEqual(["x"]);
+    expect(await t.store.billing.telemetryPoints(p, PERIOD)).toBe(1 + 100);
+    expect(await t.store.billing.telemetryPoints(p, "2026-02")).toBe(7);
+    // The failing write's claim went back with it.
+    expect(await t.store.agents.recordBatch(p, agent, 2, 1, new Date(NOW))).toBe(true);
+  });
+
   it("fails a write whose asset has gone with NotFound, storing nothing of it", async () => {
     await t.store.telemetry.write(batch(a, "v", minutes(BASE, 1)), PERIOD);
     await t.store.field.deleteAsset(a);

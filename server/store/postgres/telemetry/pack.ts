@@ -1,25 +1,19 @@
 import type { PackTotals } from "../../ports/telemetry-store.ts";
+import { type BlockRow, MAX_BLOCK_POINTS, windowOf } from "../../telemetry/blocks.ts";
+import type { Points } from "../../telemetry/codec/block.ts";
 import {
-  type BlockRow,
-  blockPieces,
-  lowerBound,
-  MAX_BLOCK_POINTS,
-  mergePoints,
-  windowOf,
-} from "../../telemetry/blocks.ts";
-import { encodeBlock, type Points } from "../../telemetry/codec/block.ts";
+  addStep,
+  firstBlockOnly,
+  joinsPrevious,
+  noPackTotals,
+  type PackStep,
+  packedBlocks,
+  stepOf,
+} from "../../telemetry/pack-step.ts";
 import { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import type { InTransaction, SeriesMark } from "./rollup-runner.ts";
 import { stateOfSeries } from "./rollup-runner.ts";
-
-type PackStep = {
-  rawRows: number;
-  points: number;
-  blocksWritten: number;
-  blocksReplaced: number;
-  bytes: number;
-};
 
 const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -39,16 +33,7 @@ export async function packTelemetry(
   progressMs = 10_000,
 ): Promise<PackTotals> {
   const started = performance.now();
-  const totals: PackTotals = {
-    rawRows: 0,
-    points: 0,
-    blocks: 0,
-    rewritten: 0,
-    bytes: 0,
-    series: 0,
-    seconds: 0,
-    longestStepMs: 0,
-  };
+  const totals = noPackTotals();
   const finish = () => ({ ...totals, seconds: (performance.now() - started) / 1000 });
   let reported = started;
   for (let s = 0; s < seriesIds.length; s++) {
@@ -61,11 +46,7 @@ export async function packTelemetry(
       totals.longestStepMs = Math.max(totals.longestStepMs, performance.now() - stepStarted);
       if (!step) break;
       packedAny = true;
-      totals.rawRows += step.rawRows;
-      totals.points += step.points;
-      totals.blocks += step.blocksWritten;
-      totals.rewritten += step.blocksReplaced;
-      totals.bytes += step.bytes;
+      addStep(totals, step);
       await pause();
       if (performance.now() - reported >= progressMs) {
         reported = performance.now();
@@ -103,13 +84,7 @@ async function packStep(query: Query, seriesId: number, cutoffMs: number): Promi
   );
   let rows: Points = { ts: Float64Array.from(raw, (r) => r[0]), values: Float64Array.from(raw, (r) => r[1]) };
   let blocks = await points.overlapping(seriesId, rows.ts[0] ?? oldest, rows.ts.at(-1) ?? oldest);
-  const second = blocks[1];
-  if (second) {
-    // Late rows across several blocks: this step merges those before the second block into the first.
-    const keep = lowerBound(rows.ts, second[0]);
-    rows = { ts: rows.ts.subarray(0, keep), values: rows.values.subarray(0, keep) };
-    blocks = blocks.slice(0, 1);
-  }
+  ({ rows, blocks } = firstBlockOnly(rows, blocks));
   const firstRaw = rows.ts[0] ?? oldest;
   const lastRaw = rows.ts.at(-1) ?? oldest;
   if (blocks.length === 0) {
@@ -119,33 +94,21 @@ async function packStep(query: Query, seriesId: number, cutoffMs: number): Promi
         ORDER BY telemetry_packed.first_ts DESC LIMIT 1`,
       [seriesId, window.start, firstRaw, firstRaw],
     );
-    if (previous && previous[2] + rows.ts.length <= MAX_BLOCK_POINTS) blocks = [previous];
+    if (joinsPrevious(previous, rows.ts.length)) blocks = [previous];
   }
 
-  const merged = mergePoints(blocks, rows);
-  const count = merged.ts.length;
-  const pieces = blockPieces(merged.ts);
+  const packed = packedBlocks(blocks, rows);
   if (blocks.length > 0) {
     await query("DELETE FROM telemetry_packed WHERE series_id = $1 AND first_ts = ANY($2::bigint[])", [
       seriesId,
       blocks.map((b) => b[0]),
     ]);
   }
-  let bytes = 0;
-  for (const [from, to] of pieces) {
-    const ts = merged.ts.subarray(from, to);
-    const data = encodeBlock(ts, merged.values.subarray(from, to));
+  for (const [first, last, count, data] of packed.written) {
     await query(
       "INSERT INTO telemetry_packed (series_id, first_ts, last_ts, count, data) VALUES ($1, $2, $3, $4, $5)",
-      [
-        seriesId,
-        ts[0] ?? 0,
-        ts.at(-1) ?? 0,
-        ts.length,
-        Buffer.from(data.buffer, data.byteOffset, data.byteLength),
-      ],
+      [seriesId, first, last, count, Buffer.from(data.buffer, data.byteOffset, data.byteLength)],
     );
-    bytes += data.length;
   }
   const [deleted] = await query<[number]>(
     `WITH gone AS (DELETE FROM telemetry_raw WHERE series_id = $1 AND ts >= $2 AND ts <= $3 RETURNING 1)
@@ -155,11 +118,5 @@ async function packStep(query: Query, seriesId: number, cutoffMs: number): Promi
   if (deleted?.[0] !== rows.ts.length) {
     throw new Error(`packing series ${seriesId}: ${deleted?.[0]} raw rows deleted, ${rows.ts.length} packed`);
   }
-  return {
-    rawRows: rows.ts.length,
-    points: count,
-    blocksWritten: pieces.length,
-    blocksReplaced: blocks.length,
-    bytes,
-  };
+  return stepOf(rows, blocks.length, packed);
 }

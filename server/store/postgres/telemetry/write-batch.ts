@@ -2,12 +2,16 @@ import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../sh
 import { notFound } from "../../../errors.ts";
 import type { WrittenBatch } from "../../ports/telemetry-store.ts";
 import { BucketBuilder } from "../../telemetry/buckets.ts";
+import { storedPart } from "../../telemetry/stored-part.ts";
 import { float8Array, int8Array } from "./binary-arrays.ts";
 import type { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import { stateOfSeries } from "./rollup-runner.ts";
 import { mergeBuckets, NOTHING_ROLLED, type RollupState, type SeriesBuckets } from "./rollups.ts";
 import { stretchIsFree, writeBlocks } from "./write-blocks.ts";
+
+/** One write of a group: a batch and the billing period (YYYY-MM) its points count in. */
+export type WritePart = { batch: TelemetryBatch; period: string };
 
 /** A series the batch writes to, as this transaction found (and locked) it. */
 type Slot = {
@@ -35,43 +39,45 @@ export const NOTHING: WrittenBatch = {
 const key = (assetId: string, variable: string) => `${assetId}\u0000${variable}`;
 
 /**
- * Writes a batch inside the caller's transaction, with SQLite's rules (services/telemetry/writer.ts):
+ * Writes batches (a group of writes, in order) inside the caller's transaction as one, with
+ * SQLite's rules (store/sqlite/telemetry/writer.ts), and answers what each stored:
  * - every series' asset must still be in its project (the asset rows are locked FOR SHARE, so
  *   none moves or goes until the commit), else NotFound "asset";
  * - series are created on first sight (INSERT … ON CONFLICT DO NOTHING: concurrent writers agree
  *   on one row), then locked FOR NO KEY UPDATE in id order (see rollup-runner.ts);
  * - duplicates (same series and millisecond, stored already, raw or packed, or earlier in the
- *   batch) are not stored and count nowhere; `blockPoints` readings of a series that cannot
+ *   batches) are not stored and count nowhere; `blockPoints` readings of a series that cannot
  *   collide go straight into packed blocks (write-blocks.ts), the rest as raw rows in one
  *   INSERT … SELECT FROM unnest(…);
  * - backfilled readings (older than the series' roll-up watermark) are merged into the rollups
  *   here, and so are all of a series' readings when it stores `blockPoints` of them and nothing is
  *   pending; newer ones are left to the roll-up pass;
- * - last_ts/last_value when a stored reading is newer, the unit, the watermark, and one
- *   usage_counters upsert per project, all in bulk.
+ * - last_ts/last_value when a stored reading is newer, the unit, the watermark, and the
+ *   usage_counters of each project and period, all in bulk.
  */
-export async function writeBatch(
+export async function writeBatches(
   query: Query,
   points: PgPoints,
-  batch: TelemetryBatch,
-  period: string,
+  parts: readonly WritePart[],
   blockPoints: number,
-): Promise<WrittenBatch> {
+): Promise<WrittenBatch[]> {
+  // The parts' series one after the other: a reading's entry is its series' place in this list.
+  const all = parts.flatMap((p) => p.batch.series);
   // Validated when the request arrived; the asset may have been deleted (or moved) since.
-  const assetIds = [...new Set(batch.series.map((s) => s.assetId))].sort();
+  const assetIds = [...new Set(all.map((s) => s.assetId))].sort();
   const owners = new Map(
     await query<[string, string]>(
       "SELECT id, project_id FROM assets WHERE id = ANY($1::text[]) ORDER BY id FOR SHARE",
       [assetIds],
     ),
   );
-  for (const s of batch.series) if (owners.get(s.assetId) !== s.projectId) throw notFound("asset");
+  for (const s of all) if (owners.get(s.assetId) !== s.projectId) throw notFound("asset");
 
-  const slots = await findSeries(query, points, batch.series);
+  const slots = await findSeries(query, points, all);
   // Each row: the slot, its entry (batch series) and point index; then sorted by (series id, ts),
-  // ties in batch order so that the first of a millisecond's readings is the one stored.
+  // ties in batch order (parts in order) so that the first of a millisecond's readings is stored.
   const rows: { slot: Slot; entry: number; point: number; ts: number; value: number }[] = [];
-  batch.series.forEach((s, entry) => {
+  all.forEach((s, entry) => {
     const slot = slots.get(key(s.assetId, s.variable)) as Slot;
     s.points.forEach(([ts, value], point) => {
       rows.push({ slot, entry, point, ts, value });
@@ -79,7 +85,7 @@ export async function writeBatch(
   });
   rows.sort((a, b) => a.slot.id - b.slot.id || a.ts - b.ts || a.entry - b.entry || a.point - b.point);
 
-  const stored = batch.series.map((s) => new Uint8Array(s.points.length));
+  const stored = all.map((s) => new Uint8Array(s.points.length));
   const candidates: typeof rows = [];
   const late = new Map<Slot, { from: number; to: number; count: number }>();
   for (let i = 0; i < rows.length; i++) {
@@ -148,7 +154,7 @@ export async function writeBatch(
 
   await summarize(query, blockPoints, slots, rows, stored);
   await updateSeries(query, [...slots.values()]);
-  return outcome(query, batch, period, slots, stored);
+  return outcomes(query, parts, slots, stored);
 }
 
 /** The batch's series, created when new, locked, with their state (in batch order of first sight). */
@@ -305,51 +311,57 @@ async function updateSeries(query: Query, slots: readonly Slot[]): Promise<void>
   );
 }
 
-/** What was stored, per batch series; the usage_counters upsert (points per project). */
-async function outcome(
+/** What each part stored, per batch series; one usage_counters upsert (points per project and period). */
+async function outcomes(
   query: Query,
-  batch: TelemetryBatch,
-  period: string,
+  parts: readonly WritePart[],
   slots: Map<string, Slot>,
   stored: readonly Uint8Array[],
-): Promise<WrittenBatch> {
-  const usage = new Map<string, number>();
-  const series: BatchSeries[] = [];
-  let accepted = 0;
-  let total = 0;
-  batch.series.forEach((s, entry) => {
-    const flags = stored[entry] as Uint8Array;
-    total += flags.length;
-    let points = 0;
-    for (const f of flags) points += f;
-    if (points === 0) return;
-    accepted += points;
-    usage.set(s.projectId, (usage.get(s.projectId) ?? 0) + points);
-    const slot = slots.get(key(s.assetId, s.variable));
-    series.push(storedPart(s, slot?.unit ?? null, points === flags.length ? undefined : flags));
+): Promise<WrittenBatch[]> {
+  const usage = new Map<string, { project: string; period: string; points: number }>();
+  let entry = 0;
+  const written = parts.map(({ batch, period }): WrittenBatch => {
+    const series: BatchSeries[] = [];
+    let accepted = 0;
+    let total = 0;
+    for (const s of batch.series) {
+      const flags = stored[entry++] as Uint8Array;
+      total += flags.length;
+      let points = 0;
+      for (const f of flags) points += f;
+      if (points === 0) continue;
+      accepted += points;
+      const counted = usage.get(`${s.projectId}\u0000${period}`);
+      if (counted) counted.points += points;
+      else usage.set(`${s.projectId}\u0000${period}`, { project: s.projectId, period, points });
+      const slot = slots.get(key(s.assetId, s.variable));
+      series.push(storedPart(s, slot?.unit ?? null, points === flags.length ? undefined : flags));
+    }
+    return {
+      result: { accepted, duplicates: total - accepted },
+      committed: { source: batch.source, series },
+    };
   });
   if (usage.size > 0) {
-    const projects = [...usage.keys()].sort();
+    // In key order, so that concurrent groups lock the counters in one order.
+    const counts = [...usage.values()].sort((a, b) =>
+      a.project < b.project
+        ? -1
+        : a.project > b.project
+          ? 1
+          : a.period < b.period
+            ? -1
+            : a.period > b.period
+              ? 1
+              : 0,
+    );
     await query(
       `INSERT INTO usage_counters (project_id, period, telemetry_points)
-       SELECT p, $2, n FROM unnest($1::text[], $3::bigint[]) AS v(p, n)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
        ON CONFLICT (project_id, period) DO UPDATE
          SET telemetry_points = usage_counters.telemetry_points + excluded.telemetry_points`,
-      [projects, period, projects.map((p) => usage.get(p) ?? 0)],
+      [counts.map((c) => c.project), counts.map((c) => c.period), counts.map((c) => c.points)],
     );
   }
-  return { result: { accepted, duplicates: total - accepted }, committed: { source: batch.source, series } };
-}
-
-/**
- * The stored points of a series (`stored` marks them; undefined: all), with the series' unit when
- * the readings came without one: the batch series itself when nothing differs.
- */
-function storedPart(s: BatchSeries, seriesUnit: string | null, stored: Uint8Array | undefined): BatchSeries {
-  const unit = s.unit ?? seriesUnit ?? undefined;
-  if (!stored && unit === s.unit) return s;
-  const points: readonly TelemetryPoint[] = stored ? s.points.filter((_, i) => stored[i] === 1) : s.points;
-  return unit === undefined
-    ? { projectId: s.projectId, assetId: s.assetId, variable: s.variable, points }
-    : { projectId: s.projectId, assetId: s.assetId, variable: s.variable, unit, points };
+  return written;
 }

@@ -17,7 +17,7 @@ import { isMissingPartition, PartitionDays } from "./partitions.ts";
 import { PgPoints } from "./points.ts";
 import type { Query } from "./query.ts";
 import { PgRollupRunner } from "./rollup-runner.ts";
-import { NOTHING, writeBatch } from "./write-batch.ts";
+import { NOTHING, type WritePart, writeBatches } from "./write-batch.ts";
 
 /** Runs `work` in a transaction on one connection: plain SQL, and the store's ports bound to it. */
 export type TransactionRunner = <T>(work: (query: Query, ports: StorePorts) => Promise<T>) => Promise<T>;
@@ -26,6 +26,11 @@ export type TransactionRunner = <T>(work: (query: Query, ports: StorePorts) => P
 const ROLLUP_INTERVAL_MS = 10_000;
 const PARTITIONS_INTERVAL_MS = 3600_000;
 
+/** Every reading's instant, for the partitions the writes need. */
+function* instants(batches: readonly TelemetryBatch[]): Iterable<number> {
+  for (const batch of batches) for (const s of batch.series) for (const [ts] of s.points) yield ts;
+}
+
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** PostgreSQL's deadlock_detected: two writes' later steps (their complete()) locked across. */
@@ -33,10 +38,27 @@ const isDeadlock = (err: unknown) => err instanceof Error && "code" in err && er
 
 type Running = { options: TelemetryWriterOptions; host: TelemetryWriterHost; timers: NodeJS.Timeout[] };
 
+/** A write waiting for its group's commit. */
+type Queued = WritePart & {
+  tx: BatchTransaction | undefined;
+  resolve: (written: WrittenBatch) => void;
+  reject: (err: unknown) => void;
+};
+
 /**
- * The telemetry writer of a PostgresStore, shared by its ports: each write commits in a
- * transaction of its own (no group commit: PostgreSQL takes concurrent writers, and a write's
- * rows go in a few bulk statements); roll-ups every ROLLUP_INTERVAL_MS and before reads; day
+ * Group commit: writes queue and go in groups, each one transaction, at most GROUPS_AT_ONCE at a
+ * time. Writes of one series take turns on its row lock whatever their transactions, so one
+ * transaction per write capped throughput at one lock holder's round trips (measured: 280 agent
+ * batches/s of 10 points over MQTT, 4 agents); a group pays them once for all its writes.
+ */
+const GROUPS_AT_ONCE = 2;
+/** A group's bounds: writes, and points (a group's arrays and the rows it holds locked). */
+const GROUP_WRITES = 256;
+const GROUP_POINTS = 100_000;
+
+/**
+ * The telemetry writer of a PostgresStore, shared by its ports: writes commit in groups (see
+ * GROUPS_AT_ONCE), a group's rows in a few bulk statements; roll-ups every ROLLUP_INTERVAL_MS and before reads; day
  * partitions made ahead of time; retention by dropping partitions; packing with SQLite's codec.
  */
 export class PgTelemetryWriter {
@@ -50,6 +72,8 @@ export class PgTelemetryWriter {
   #stopping = false;
   #background: Promise<void> | undefined;
   #passes = new Set<Promise<unknown>>();
+  readonly #queue: Queued[] = [];
+  #groups = 0;
 
   constructor(pool: Pool, transaction: TransactionRunner) {
     this.#pool = pool;
@@ -120,35 +144,95 @@ export class PgTelemetryWriter {
     period: string,
     tx: BatchTransaction | undefined,
   ): Promise<WrittenBatch> {
-    const instants = function* () {
-      for (const s of batch.series) for (const [ts] of s.points) yield ts;
-    };
-    if (pointCount(batch) > 0) await this.#partitions.ensure(instants());
-    const attempt = () =>
+    if (pointCount(batch) > 0) await this.#partitions.ensure(instants([batch]));
+    return new Promise<WrittenBatch>((resolve, reject) => {
+      this.#queue.push({ batch, period, tx, resolve, reject });
+      this.#drain(running);
+    });
+  }
+
+  /** Starts groups while writes wait and fewer than GROUPS_AT_ONCE run. */
+  #drain(running: Running): void {
+    while (this.#queue.length > 0 && this.#groups < GROUPS_AT_ONCE) {
+      const group: Queued[] = [];
+      let points = 0;
+      for (const next of this.#queue) {
+        const n = pointCount(next.batch);
+        if (group.length > 0 && (group.length >= GROUP_WRITES || points + n > GROUP_POINTS)) break;
+        group.push(next);
+        points += n;
+      }
+      this.#queue.splice(0, group.length);
+      this.#groups++;
+      void this.#commitGroup(running, group).finally(() => {
+        this.#groups--;
+        this.#drain(running);
+      });
+    }
+  }
+
+  /**
+   * One transaction for the group. If it fails, each of its writes is tried alone, so that one
+   * write's failure (an asset deleted since its request) fails that write only.
+   */
+  async #commitGroup(running: Running, group: readonly Queued[]): Promise<void> {
+    try {
+      const written = await this.#attempt(running, group);
+      group.forEach((w, i) => {
+        w.resolve(written[i] as WrittenBatch);
+      });
+      return;
+    } catch (err) {
+      if (group.length === 1) {
+        group[0]?.reject(err);
+        return;
+      }
+    }
+    for (const w of group) {
+      try {
+        const [written] = await this.#attempt(running, [w]);
+        w.resolve(written as WrittenBatch);
+      } catch (err) {
+        w.reject(err);
+      }
+    }
+  }
+
+  /** The writes in one transaction, retried once after a deadlock or a partition another server dropped. */
+  async #attempt(running: Running, writes: readonly Queued[]): Promise<WrittenBatch[]> {
+    const once = () =>
       this.#transaction(async (query, ports) => {
-        if (tx && !(await tx.claim(ports))) return NOTHING;
-        const written = await writeBatch(
+        // Each write's claim() first: one refused leaves its batch out.
+        const claimed: Queued[] = [];
+        const answers = new Map<Queued, WrittenBatch>();
+        for (const w of writes) {
+          if (w.tx && !(await w.tx.claim(ports))) answers.set(w, NOTHING);
+          else claimed.push(w);
+        }
+        const written = await writeBatches(
           query,
           new PgPoints(query, this.#cache),
-          batch,
-          period,
+          claimed,
           running.options.blockPoints,
         );
-        if (tx) await tx.complete(ports);
-        return written;
+        claimed.forEach((w, i) => {
+          answers.set(w, written[i] as WrittenBatch);
+        });
+        for (const w of claimed) if (w.tx) await w.tx.complete(ports);
+        return writes.map((w) => answers.get(w) as WrittenBatch);
       });
     try {
-      return await attempt();
+      return await once();
     } catch (err) {
       if (isMissingPartition(err)) {
         // Another server's retention dropped a day this one knew: learn the days again.
         this.#partitions.clear();
-        await this.#partitions.ensure(instants());
+        await this.#partitions.ensure(instants(writes.map((w) => w.batch)));
       } else if (!isDeadlock(err)) {
         throw err;
       }
       running.host.warn("telemetry write retried", { error: errorText(err) });
-      return attempt();
+      return once();
     }
   }
 

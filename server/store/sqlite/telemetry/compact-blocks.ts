@@ -1,8 +1,9 @@
 import { type BlockKey, MAX_BLOCK_POINTS, windowOf } from "../../telemetry/blocks.ts";
 import { decodeBlock, encodeBlock } from "../../telemetry/codec/block.ts";
+import type { PackStep } from "../../telemetry/pack-step.ts";
 import type { Sqlite } from "../client.ts";
 import { num } from "./indexed.ts";
-import type { PackStatements, PackStep } from "./pack-block.ts";
+import type { PackStatements } from "./pack-block.ts";
 
 /** Block keys read per look: a look that finds nothing to join goes on from the last of them. */
 const KEYS_PER_LOOK = 512;

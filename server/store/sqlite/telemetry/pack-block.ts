@@ -1,14 +1,13 @@
 import type { Statement } from "better-sqlite3";
+import { type BlockKey, type BlockRow, MAX_BLOCK_POINTS, windowOf } from "../../telemetry/blocks.ts";
+import type { Points } from "../../telemetry/codec/block.ts";
 import {
-  type BlockKey,
-  type BlockRow,
-  blockPieces,
-  lowerBound,
-  MAX_BLOCK_POINTS,
-  mergePoints,
-  windowOf,
-} from "../../telemetry/blocks.ts";
-import { encodeBlock, type Points } from "../../telemetry/codec/block.ts";
+  firstBlockOnly,
+  joinsPrevious,
+  type PackStep,
+  packedBlocks,
+  stepOf,
+} from "../../telemetry/pack-step.ts";
 import type { Sqlite } from "../client.ts";
 import { PackedReads } from "./packed-blocks.ts";
 
@@ -57,17 +56,6 @@ export class PackStatements {
   }
 }
 
-export type PackStep = {
-  /** Raw rows moved into blocks. */
-  rawRows: number;
-  /** Points in the blocks written (raw rows plus the points of blocks they were merged into). */
-  points: number;
-  blocksWritten: number;
-  /** Blocks replaced by the ones written (late readings merged into them). */
-  blocksReplaced: number;
-  bytes: number;
-};
-
 /**
  * Packs the oldest raw rows of a series with ts < `before`, at most MAX_BLOCK_POINTS of them and
  * within one UTC day, into packed blocks. Call inside a transaction: the blocks are written and
@@ -92,41 +80,21 @@ export function packNext(stmts: PackStatements, seriesId: number, before: number
     from: rows.ts[0] ?? oldest,
     to: rows.ts.at(-1) ?? oldest,
   });
-  const second = blocks[1];
-  if (second) {
-    // Late rows across several blocks: this step merges those before the second block into the
-    // first, so that a step rewrites one block at most.
-    const keep = lowerBound(rows.ts, second[0]);
-    rows = { ts: rows.ts.subarray(0, keep), values: rows.values.subarray(0, keep) };
-    blocks = blocks.slice(0, 1);
-  }
+  ({ rows, blocks } = firstBlockOnly(rows, blocks));
   const firstRaw = rows.ts[0] ?? oldest;
   const lastRaw = rows.ts.at(-1) ?? oldest;
   if (blocks.length === 0) {
     const previous = stmts.previous.get(seriesId, window.start, firstRaw, firstRaw);
-    if (previous && previous[2] + rows.ts.length <= MAX_BLOCK_POINTS) blocks = [previous];
+    if (joinsPrevious(previous, rows.ts.length)) blocks = [previous];
   }
 
-  const merged = mergePoints(blocks, rows);
-  const count = merged.ts.length;
-  const pieces = blockPieces(merged.ts);
+  const packed = packedBlocks(blocks, rows);
   for (const block of blocks) stmts.deleteBlock.run(seriesId, block[0]);
-  let bytes = 0;
-  for (const [from, to] of pieces) {
-    const ts = merged.ts.subarray(from, to);
-    const data = encodeBlock(ts, merged.values.subarray(from, to));
-    stmts.insertBlock.run(seriesId, ts[0] ?? 0, ts.at(-1) ?? 0, ts.length, data);
-    bytes += data.length;
-  }
+  for (const [first, last, count, data] of packed.written)
+    stmts.insertBlock.run(seriesId, first, last, count, data);
   const deleted = stmts.deleteRaw.run(seriesId, firstRaw, lastRaw).changes;
   if (deleted !== rows.ts.length) {
     throw new Error(`packing series ${seriesId}: ${deleted} raw rows deleted, ${rows.ts.length} packed`);
   }
-  return {
-    rawRows: rows.ts.length,
-    points: count,
-    blocksWritten: pieces.length,
-    blocksReplaced: blocks.length,
-    bytes,
-  };
+  return stepOf(rows, blocks.length, packed);
 }

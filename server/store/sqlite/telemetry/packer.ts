@@ -1,7 +1,8 @@
 import type { PackTotals } from "../../ports/telemetry-store.ts";
+import { addStep, noPackTotals, type PackStep } from "../../telemetry/pack-step.ts";
 import type { Sqlite } from "../client.ts";
 import { type CompactLook, compactNext, type YoungBlocks } from "./compact-blocks.ts";
-import { PackStatements, type PackStep, packNext } from "./pack-block.ts";
+import { PackStatements, packNext } from "./pack-block.ts";
 import type { RollupTracker } from "./rollup-tracker.ts";
 
 export type PackProgress = PackTotals & { seriesDone: number; seriesTotal: number };
@@ -53,16 +54,7 @@ export class TelemetryPacker {
     progressMs = 10_000,
   ): Promise<PackTotals> {
     const started = performance.now();
-    const totals: PackTotals = {
-      rawRows: 0,
-      points: 0,
-      blocks: 0,
-      rewritten: 0,
-      bytes: 0,
-      series: 0,
-      seconds: 0,
-      longestStepMs: 0,
-    };
+    const totals = noPackTotals();
     const ids = this.#sqlite.prepare<[], number>("SELECT id FROM telemetry_series ORDER BY id").pluck().all();
     let reported = started;
     const report = (seriesDone: number) => {
@@ -81,7 +73,7 @@ export class TelemetryPacker {
         totals.longestStepMs = Math.max(totals.longestStepMs, performance.now() - stepStarted);
         if (!step) break;
         packedAny = true;
-        add(totals, step);
+        addStep(totals, step);
         await pause();
         report(s);
       }
@@ -93,7 +85,7 @@ export class TelemetryPacker {
         totals.longestStepMs = Math.max(totals.longestStepMs, performance.now() - stepStarted);
         if (look.step) {
           packedAny = true;
-          add(totals, look.step);
+          addStep(totals, look.step);
         }
         if (look.next === undefined) {
           this.#young.settle(id, look.resumeAt);
@@ -166,14 +158,6 @@ export class TelemetryPacker {
       })
       .immediate();
   }
-}
-
-function add(totals: PackTotals, step: PackStep): void {
-  totals.rawRows += step.rawRows;
-  totals.points += step.points;
-  totals.blocks += step.blocksWritten;
-  totals.rewritten += step.blocksReplaced;
-  totals.bytes += step.bytes;
 }
 
 function finish(totals: PackTotals, started: number): PackTotals {

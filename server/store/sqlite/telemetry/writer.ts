@@ -2,6 +2,7 @@ import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../sh
 import { notFound } from "../../../errors.ts";
 import type { WrittenBatch } from "../../ports/telemetry-store.ts";
 import { BucketBuilder } from "../../telemetry/buckets.ts";
+import { storedPart } from "../../telemetry/stored-part.ts";
 import type { TelemetryInbox } from "./inbox.ts";
 import { at, num } from "./indexed.ts";
 import type { SeriesEntry, TelemetryLookups } from "./lookups.ts";
@@ -218,19 +219,6 @@ export function writeTelemetry(
       }
     },
   };
-}
-
-/**
- * The stored points of a series (`stored` marks them; undefined: all), with the series' unit when
- * the readings came without one. The series itself when nothing differs: no copy on the usual path.
- */
-function storedPart(s: BatchSeries, seriesUnit: string | null, stored: Uint8Array | undefined): BatchSeries {
-  const unit = s.unit ?? seriesUnit ?? undefined;
-  if (!stored && unit === s.unit) return s;
-  const points: readonly TelemetryPoint[] = stored ? s.points.filter((_, i) => stored[i] === 1) : s.points;
-  return unit === undefined
-    ? { projectId: s.projectId, assetId: s.assetId, variable: s.variable, points }
-    : { projectId: s.projectId, assetId: s.assetId, variable: s.variable, unit, points };
 }
 
 function createSeries(stmts: WriteStatements, s: BatchSeries): number {
