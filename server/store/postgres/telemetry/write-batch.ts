@@ -1,4 +1,4 @@
-import type { BatchSeries, TelemetryBatch, TelemetryPoint } from "../../../../shared/telemetry/batch.ts";
+import type { BatchSeries, TelemetryBatch } from "../../../../shared/telemetry/batch.ts";
 import { notFound } from "../../../errors.ts";
 import type { WrittenBatch } from "../../ports/telemetry-store.ts";
 import { BucketBuilder } from "../../telemetry/buckets.ts";
