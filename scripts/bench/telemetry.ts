@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { SqliteStore } from "../../server/store/sqlite/sqlite-store.ts";
 import { BUCKET_5M_MS, DAY_MS } from "../../server/store/telemetry/buckets.ts";
+import { tableProbe } from "../../server/testing/table-probe.ts";
 import { batchOfInstants, type TelemetryInstant } from "../../shared/telemetry/batch.ts";
 import { type BenchBackend, backendOption, openBenchBackend, parseBackend } from "./backend.ts";
 import { storedPointsIn, telemetryBytes } from "./stored-points.ts";
@@ -216,6 +217,31 @@ async function diskPhase(o: Options): Promise<void> {
     say(
       `  rollups: 5-minute ${fmt(bytes.rollup5m)} bytes, hourly ${fmt(bytes.rollup1h)} bytes (${fmt((bytes.rollup5m + bytes.rollup1h) / count, 2)} bytes per point)`,
     );
+    // What a site holds once its packing job has run: raw rows for the last TELEMETRY_PACK_AFTER_HOURS
+    // only. A pass that started during the load (shared by a concurrent call) stopped at its own
+    // cutoff: the second one packs up to now's.
+    const first = await telemetry.runPacking();
+    const second = await telemetry.runPacking();
+    const packing = `${fmt(first.rawRows + second.rawRows)} raw rows into ${fmt(first.blocks + second.blocks)} blocks`;
+    const left = await storedPointsIn(bench.server);
+    if (server.store instanceof SqliteStore) {
+      const packed = await telemetryBytes(server);
+      say(
+        `  after packing (${packing}): ${fmt(packed.points)} bytes, ${fmt(packed.points / left, 2)} bytes per point`,
+      );
+    } else {
+      // PostgreSQL gives the space of deleted rows back to new ones after VACUUM (autovacuum runs it
+      // later), to the file system only from a table's end; VACUUM FULL counts what is live.
+      const probe = tableProbe(server);
+      await probe.query("VACUUM telemetry_raw, telemetry_packed");
+      const vacuumed = await telemetryBytes(server);
+      await probe.query("VACUUM FULL telemetry_raw, telemetry_packed");
+      const live = await telemetryBytes(server);
+      say(
+        `  after packing (${packing}), VACUUM: ${fmt(vacuumed.points)} bytes, ${fmt(vacuumed.points / left, 2)} bytes per point; ` +
+          `live (VACUUM FULL): ${fmt(live.points)} bytes, ${fmt(live.points / left, 2)} bytes per point`,
+      );
+    }
   } finally {
     await bench.stop();
   }

