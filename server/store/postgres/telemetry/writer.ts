@@ -58,8 +58,9 @@ const GROUP_POINTS = 100_000;
 
 /**
  * The telemetry writer of a PostgresStore, shared by its ports: writes commit in groups (see
- * GROUPS_AT_ONCE), a group's rows in a few bulk statements; roll-ups every ROLLUP_INTERVAL_MS and before reads; day
- * partitions made ahead of time; retention by dropping partitions; packing with SQLite's codec.
+ * GROUPS_AT_ONCE), a group's rows in a few bulk statements; roll-ups every ROLLUP_INTERVAL_MS
+ * and before reads; day partitions made ahead of time; retention by dropping partitions; packing
+ * with SQLite's codec.
  */
 export class PgTelemetryWriter {
   readonly #pool: Pool;
