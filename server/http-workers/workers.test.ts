@@ -429,7 +429,7 @@ describe("HTTP worker threads", () => {
 describe("HTTP_WORKERS", () => {
   const key = randomBytes(32).toString("base64");
 
-  it("is refused unless a whole number from 0 to 64, and defaults to one per core but one", () => {
+  it("is refused unless a whole number from 0 to 64, and defaults to one per core but two", () => {
     for (const bad of ["-1", "65", "1.5", "many"]) {
       expect(() => loadServerConfig({ TOTP_SECRET_ENCRYPTION_KEY: key, HTTP_WORKERS: bad })).toThrow(
         "HTTP_WORKERS: must be a whole number from 0 to 64",
@@ -437,7 +437,7 @@ describe("HTTP_WORKERS", () => {
     }
     expect(loadServerConfig({ TOTP_SECRET_ENCRYPTION_KEY: key, HTTP_WORKERS: "3" }).HTTP_WORKERS).toBe(3);
     expect(loadServerConfig({ TOTP_SECRET_ENCRYPTION_KEY: key }).HTTP_WORKERS).toBe(
-      Math.max(0, availableParallelism() - 1),
+      Math.max(0, availableParallelism() - 2),
     );
   });
 

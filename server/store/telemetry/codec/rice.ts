@@ -39,21 +39,48 @@ function valueCost(z: number, k: number): number {
   return q < ESCAPE ? q + 1 + k : ESCAPE + 6 + bitLength(z);
 }
 
-/** The k that codes values[from, to) in the fewest bits, searched around log2 of their mean. */
-function bestK(values: ArrayLike<number>, from: number, to: number, sum: number): number {
+/** The cost of z under k when z < 2^32 and q = z >>> k. */
+function smallCost(z: number, q: number, k: number): number {
+  return q < ESCAPE ? q + 1 + k : ESCAPE + 6 + 32 - Math.clz32(z);
+}
+
+/**
+ * The k that codes values[from, to) in the fewest bits, searched around log2 of their mean (the
+ * lowest of equal costs), and that cost. The up to three candidates are costed in one pass, with
+ * shifts where the values fit 32 bits: the search was a tenth of the write path's time.
+ */
+function bestK(values: ArrayLike<number>, from: number, to: number, sum: number): { k: number; bits: number } {
   const mean = sum / (to - from);
   const guess = mean < 2 ? 0 : Math.min(MAX_K, Math.floor(Math.log2(mean)));
-  let best = guess;
-  let bestCost = Number.POSITIVE_INFINITY;
-  for (let k = Math.max(0, guess - 1); k <= Math.min(MAX_K, guess + 1); k++) {
-    let cost = 0;
-    for (let i = from; i < to; i++) cost += valueCost(values[i] ?? 0, k);
-    if (cost < bestCost) {
-      bestCost = cost;
-      best = k;
+  const k0 = Math.max(0, guess - 1);
+  const last = Math.min(MAX_K, guess + 1);
+  let c0 = 0;
+  let c1 = 0;
+  let c2 = 0;
+  for (let i = from; i < to; i++) {
+    const z = values[i] ?? 0;
+    if (z < TWO_32) {
+      const q = z >>> k0;
+      c0 += smallCost(z, q, k0);
+      c1 += smallCost(z, q >>> 1, k0 + 1);
+      c2 += smallCost(z, q >>> 2, k0 + 2);
+    } else {
+      c0 += valueCost(z, k0);
+      c1 += valueCost(z, k0 + 1);
+      c2 += valueCost(z, k0 + 2);
     }
   }
-  return best;
+  let k = k0;
+  let bits = c0;
+  if (k0 + 1 <= last && c1 < bits) {
+    k = k0 + 1;
+    bits = c1;
+  }
+  if (k0 + 2 <= last && c2 < bits) {
+    k = k0 + 2;
+    bits = c2;
+  }
+  return { k, bits };
 }
 
 function writeValue(w: BitWriter, z: number, k: number): void {
@@ -86,9 +113,7 @@ export function riceBits(values: ArrayLike<number>): number {
     let sum = 0;
     for (let i = from; i < to; i++) sum += values[i] ?? 0;
     bits += 5;
-    if (sum === 0) continue;
-    const k = bestK(values, from, to, sum);
-    for (let i = from; i < to; i++) bits += valueCost(values[i] ?? 0, k);
+    if (sum !== 0) bits += bestK(values, from, to, sum).bits;
   }
   return bits;
 }
@@ -103,7 +128,7 @@ export function writeRice(w: BitWriter, values: ArrayLike<number>): void {
       w.bits(ALL_ZERO, 5);
       continue;
     }
-    const k = bestK(values, from, to, sum);
+    const { k } = bestK(values, from, to, sum);
     w.bits(k, 5);
     for (let i = from; i < to; i++) writeValue(w, values[i] ?? 0, k);
   }
