@@ -49,7 +49,12 @@ function smallCost(z: number, q: number, k: number): number {
  * lowest of equal costs), and that cost. The up to three candidates are costed in one pass, with
  * shifts where the values fit 32 bits: the search was a tenth of the write path's time.
  */
-function bestK(values: ArrayLike<number>, from: number, to: number, sum: number): { k: number; bits: number } {
+function bestK(
+  values: ArrayLike<number>,
+  from: number,
+  to: number,
+  sum: number,
+): { k: number; bits: number } {
   const mean = sum / (to - from);
   const guess = mean < 2 ? 0 : Math.min(MAX_K, Math.floor(Math.log2(mean)));
   const k0 = Math.max(0, guess - 1);
