@@ -123,6 +123,15 @@ describe("admin users API", () => {
     expect(dup.body.message).toContain(input.email);
   });
 
+  it("POST: concurrent creates of one email give one 201 and 409s, never a 500", async () => {
+    const input = newUser();
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, (_, i) => create({ ...input, name: `Racer ${i}` })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, ...new Array(15).fill(409)]);
+  });
+
   it("POST: 400 naming each bad field, and for malformed JSON", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{ email: undefined }, "email"],
