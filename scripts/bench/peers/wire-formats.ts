@@ -10,12 +10,14 @@ export type Block = { fromMs: number; values: Float32Array };
 const NAMES = Array.from({ length: 1000 }, (_, i) => variableName(i));
 const name = (i: number) => NAMES[i] ?? variableName(i);
 
-/** `{"variable":"<name>","value":` of each variable, as caudalBatch writes it before the value. */
-const READING_HEADS = NAMES.map((n) => `{"variable":"${n}","value":`);
-/** `<name>=` of each variable, as influxLines writes it before the value. */
-const FIELD_HEADS = NAMES.map((n) => `${n}=`);
-const readingHead = (i: number) => READING_HEADS[i] ?? `{"variable":"${variableName(i)}","value":`;
-const fieldHead = (i: number) => FIELD_HEADS[i] ?? `${variableName(i)}=`;
+/** What caudalBatch writes before a variable's value: `{"variable":"<name>","value":`. */
+const readingHeadOf = (n: string) => `{"variable":"${n}","value":`;
+/** What influxLines writes before a variable's value: `<name>=`. */
+const fieldHeadOf = (n: string) => `${n}=`;
+const READING_HEADS = NAMES.map(readingHeadOf);
+const FIELD_HEADS = NAMES.map(fieldHeadOf);
+const readingHead = (i: number) => READING_HEADS[i] ?? readingHeadOf(variableName(i));
+const fieldHead = (i: number) => FIELD_HEADS[i] ?? fieldHeadOf(variableName(i));
 
 /*
  * Both builders append to one string, with each variable's fixed text made once: the load

@@ -41,7 +41,7 @@ function valueCost(z: number, k: number): number {
 
 /** The cost of z under k when z < 2^32 and q = z >>> k. */
 function smallCost(z: number, q: number, k: number): number {
-  return q < ESCAPE ? q + 1 + k : ESCAPE + 6 + 32 - Math.clz32(z);
+  return q < ESCAPE ? q + 1 + k : ESCAPE + 6 + bitLength(z);
 }
 
 /**
