@@ -102,6 +102,11 @@ describe("agent health and logs", () => {
     });
     try {
       await client.publishAsync(topics.heartbeat(projectId), JSON.stringify(heartbeat(null)), { qos: 1 });
+      // The PUBACK comes before the heartbeat is stored: until it is, this project has no agent (a 404).
+      await waitFor("the first heartbeat stored", async () => {
+        const res = await p.t.request(`/api/edge/agents/${projectId}/health`, { token });
+        return res.status === 404 ? undefined : res.status;
+      });
       await healthIs("online", projectId);
       const sixMinutesAgo = p.t.clock.now().getTime() - 6 * 60_000;
       await client.publishAsync(topics.heartbeat(projectId), JSON.stringify(heartbeat(sixMinutesAgo)), {
