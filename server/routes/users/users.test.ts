@@ -259,6 +259,13 @@ describe("admin users API", () => {
     expect(self.body.message).toContain("your own account");
   });
 
+  it("PUT: concurrent changes of several users to one email give one 200 and 409s, never a 500", async () => {
+    const ids = await Promise.all(Array.from({ length: 8 }, async () => (await create(newUser())).body.id));
+    const email = newUser().email;
+    const answers = await Promise.all(ids.map((id) => put(id, newUser({ email }))));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...new Array(7).fill(409)]);
+  });
+
   it("PUT: 400 naming each bad field", async () => {
     const target = await create(newUser());
     const cases: [Record<string, unknown>, string][] = [

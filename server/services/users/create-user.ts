@@ -42,27 +42,23 @@ export async function createUser(
     createdAt: now,
     updatedAt: now,
   };
-  // The uniqueness check, insert and audit entry run in one transaction, argon2 before it. As a
-  // snapshot: on PostgreSQL two concurrent creates of one email both pass the check at READ
-  // COMMITTED and the second insert hit the unique index (a 500); a snapshot transaction runs
-  // again on that violation, and then the check sees the first user and answers 409.
-  return ctx.store.transaction(
-    async (tx) => {
-      await options.precondition?.(tx);
-      if ((await tx.identity.userIdWithEmail(email)) !== undefined) throw emailTaken(email);
-      const created = await tx.identity.insertUser(row);
-      await tx.audit.append({
-        at: now,
-        userId: options.actor?.userId ?? created.id,
-        projectId: null,
-        entity: "user",
-        entityId: created.id,
-        action: "create",
-        before: null,
-        after: toUserDto(created, []),
-      });
-      return created;
-    },
-    { snapshot: true },
-  );
+  // The uniqueness check, insert and audit entry run in one transaction, argon2 before it. The
+  // check holds other email checks off until it commits (IdentityStore), so a concurrent create
+  // of the same email answers 409.
+  return ctx.store.transaction(async (tx) => {
+    await options.precondition?.(tx);
+    if ((await tx.identity.userIdWithEmail(email)) !== undefined) throw emailTaken(email);
+    const created = await tx.identity.insertUser(row);
+    await tx.audit.append({
+      at: now,
+      userId: options.actor?.userId ?? created.id,
+      projectId: null,
+      entity: "user",
+      entityId: created.id,
+      action: "create",
+      before: null,
+      after: toUserDto(created, []),
+    });
+    return created;
+  });
 }

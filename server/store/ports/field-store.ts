@@ -86,7 +86,9 @@ export type FieldStore = {
   /**
    * A variable, other than `except`, of any device of asset `assetId` whose alias is `alias`
    * (case counts): its id and device. Undefined when there is none. While the
-   * alias rule holds there is at most one; of several, the one with the lowest id.
+   * alias rule holds there is at most one; of several, the one with the lowest id. Inside a
+   * transaction it holds the asset's aliases until it ends: concurrent creators on two devices of
+   * one asset see each other's (the unique index covers one device only).
    */
   variableWithAlias(
     assetId: string,

@@ -38,7 +38,10 @@ export type SessionState = Pick<SessionRow, "userId" | "revokedAt"> & Pick<UserR
  *   first-time setups cannot both find no user;
  * - `activeSuperadminsOtherThan` in a transaction holds off other transactions' changes to users'
  *   role or active flag until it ends, so two admins demoting the last two superadmins at once
- *   cannot both succeed.
+ *   cannot both succeed;
+ * - `userIdWithEmail` in a transaction holds off other transactions' email checks until it ends,
+ *   so two creates or changes to one email cannot both find it free (a 409, never the unique
+ *   index's error).
  * Callers lock through these reads only; a PostgreSQL adapter may take one lock for all of them
  * (an advisory transaction lock on identity writes, say) as long as the outcomes are these.
  */
@@ -51,7 +54,7 @@ export type IdentityStore = {
   users(): Promise<UserRow[]>;
   /** How many users exist (see above, in a transaction). */
   userCount(): Promise<number>;
-  /** The id of the user whose email is `email`, other than `except`; undefined when none. */
+  /** The id of the user whose email is `email`, other than `except`; undefined when none (see above, in a transaction). */
   userIdWithEmail(email: string, except?: string): Promise<string | undefined>;
   /** How many users other than `exceptId` are active superadmins (in a transaction, see above). */
   activeSuperadminsOtherThan(exceptId: string): Promise<number>;

@@ -31,6 +31,16 @@ const literalLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const lockSlugs = (executor: PgExecutor) =>
   executor.execute(sql`SELECT pg_advisory_xact_lock(hashtext('caudal_project_slugs'))`);
 
+/**
+ * The alias lock of one asset, taken by the alias check of a transaction (variableWithAlias) until
+ * it ends. The rule is per asset but the unique index per device, so without it two devices of
+ * one asset could both take an alias at READ COMMITTED, and nothing would stop them.
+ */
+const lockAliases = (executor: PgExecutor, assetId: string) =>
+  executor.execute(
+    sql`SELECT pg_advisory_xact_lock(hashtext('caudal_variable_aliases'), hashtext(${assetId}))`,
+  );
+
 export class PostgresFieldStore implements FieldStore {
   readonly #s: PgSession;
 
@@ -216,8 +226,9 @@ export class PostgresFieldStore implements FieldStore {
 
   async variableWithAlias(assetId: string, alias: string, except?: string) {
     const sameAlias = and(eq(devices.assetId, assetId), eq(variables.alias, alias));
-    const [row] = await this.#s
-      .executor()
+    const executor = this.#s.executor();
+    if (this.#s.inTransaction()) await lockAliases(executor, assetId);
+    const [row] = await executor
       .select({ id: variables.id, deviceId: variables.deviceId })
       .from(variables)
       .innerJoin(devices, eq(devices.id, variables.deviceId))

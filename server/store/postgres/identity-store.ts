@@ -6,10 +6,12 @@ import { atomically, type PgExecutor, type PgSession } from "./session.ts";
 
 /**
  * The identity roster lock: a transaction-scoped advisory lock (pg_advisory_xact_lock, released at
- * COMMIT or ROLLBACK) taken by the counts that decide a transaction's writes (userCount,
- * activeSuperadminsOtherThan) and by every write that could change them (a user inserted, a role
- * or active flag set). A row lock cannot do it: a count must not change, and rows that do not
- * exist yet cannot be locked. Taken exclusively: these writes are rare admin actions.
+ * COMMIT or ROLLBACK) taken by the reads that decide a transaction's writes (userCount,
+ * activeSuperadminsOtherThan, userIdWithEmail) and by every write that could change the counts (a
+ * user inserted, a role or active flag set). A row lock cannot do it: a count must not change, and
+ * rows that do not exist yet cannot be locked (two users given one email would both find it free,
+ * and the second hit the unique index). Taken exclusively: these writes are rare admin actions,
+ * and one lock for all of them cannot deadlock against itself.
  */
 const lockRoster = (executor: PgExecutor) =>
   executor.execute(sql`SELECT pg_advisory_xact_lock(hashtext('caudal_identity_roster'))`);
@@ -58,8 +60,9 @@ export class PostgresIdentityStore implements IdentityStore {
 
   async userIdWithEmail(email: string, except?: string) {
     const byEmail = eq(users.email, email);
-    const [row] = await this.#s
-      .executor()
+    const executor = this.#s.executor();
+    if (this.#s.inTransaction()) await lockRoster(executor);
+    const [row] = await executor
       .select({ id: users.id })
       .from(users)
       .where(except === undefined ? byEmail : and(byEmail, ne(users.id, except)))

@@ -94,4 +94,26 @@ describe("edge projects: slug and Sparkplug names", () => {
     const last = JSON.parse(audit.at(-1)?.after ?? "{}") as Project;
     expect(last).toMatchObject({ slug, sparkplug_edge_node_id: "agent" });
   });
+
+  // On PostgreSQL concurrent transactions each check the slug before any of them commits: the
+  // unique index must end up answering as the check does, never as a 500.
+  it("concurrent creates of one name each get their own slug; of one slug, one 201 and 409s", async () => {
+    const name = uniqueName();
+    const derived = await Promise.all(Array.from({ length: 8 }, () => create({ name })));
+    expect(derived.map((r) => r.status)).toEqual(new Array(8).fill(201));
+    expect(new Set(derived.map((r) => r.body.slug)).size).toBe(8);
+
+    const slug = `race-${randomUUID().slice(0, 8)}`;
+    const asked = await Promise.all(Array.from({ length: 8 }, (_, i) => create({ name: `Race ${i}`, slug })));
+    expect(asked.map((r) => r.status).sort()).toEqual([201, ...new Array(7).fill(409)]);
+  });
+
+  it("concurrent PUTs of one slug onto different projects: one 200 and 409s", async () => {
+    const ids = await Promise.all(
+      Array.from({ length: 8 }, async () => (await create({ name: uniqueName() })).body.id),
+    );
+    const slug = `race-${randomUUID().slice(0, 8)}`;
+    const answers = await Promise.all(ids.map((id) => replace(id, { name: "Racer", slug })));
+    expect(answers.map((r) => r.status).sort()).toEqual([200, ...new Array(7).fill(409)]);
+  });
 });

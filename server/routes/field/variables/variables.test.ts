@@ -176,6 +176,22 @@ describe("edge variables: CRUD and alias uniqueness", () => {
     expect(same.status).toBe(200);
   });
 
+  // On PostgreSQL concurrent transactions each check the asset's aliases before any of them
+  // commits, and the unique index only covers one device: the check must still hold.
+  it("concurrent creates of one alias on devices of one asset: one 201 and 409s", async () => {
+    const asset = await t.asset(await t.project());
+    const devices = await Promise.all(Array.from({ length: 6 }, () => createDevice(t, asset)));
+    const answers = await Promise.all(
+      devices.map((device) =>
+        t.request(`/api/edge/devices/${device}/variables`, {
+          token,
+          body: { alias: "racing", data_type: "float" },
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+  });
+
   it("PUT replaces: omitted fields go back to null or their defaults (200)", async () => {
     const id = await createVariable(t, deviceId, {
       alias: "level",
