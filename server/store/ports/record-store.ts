@@ -81,7 +81,8 @@ export type RecordStore = {
    * The record of `kind` with id `id` in project `projectId`, seen as a correction target:
    * undefined when there is no such record (unknown id, another project, or a record of another
    * kind); otherwise `supersededBy`, the id of the row of the kind whose `supersedes` is `id`, or
-   * null while it is current.
+   * null while it is current. Inside a transaction it holds the target until the transaction
+   * ends: a concurrent correction of the same record waits, then sees this one's row.
    */
   correctionTarget(
     kind: RecordKind,

@@ -98,8 +98,18 @@ export class PostgresRecordStore implements Omit<RecordStore, "currentIn" | "met
 
   async correctionTarget(kind: RecordKind, id: string, projectId: string) {
     const { table } = recordTables[kind];
-    const [target] = await this.#s
-      .executor()
+    const executor = this.#s.executor();
+    // The target's row lock (FOR UPDATE locks; it does not update, so the append-only trigger
+    // stays quiet), then the read in a statement of its own: at READ COMMITTED it sees the
+    // correction of a transaction that held the lock before, not the snapshot taken before waiting.
+    if (this.#s.inTransaction()) {
+      await executor
+        .select({ id: table.id })
+        .from(table)
+        .where(and(eq(table.id, id), eq(table.projectId, projectId)))
+        .for("update");
+    }
+    const [target] = await executor
       .select({ supersededBy: successorOf(table) })
       .from(table)
       .where(and(eq(table.id, id), eq(table.projectId, projectId)))
