@@ -75,10 +75,12 @@ export async function generateReport(ctx: ServiceContext, req: GenerateRequest):
   // would seal a day without its latest readings (an on-demand re-generation after a late upload).
   await ctx.store.telemetry.settleRollups(project.id);
 
-  // One snapshot for every section and the version numbering; run again if a concurrent
-  // generation of the same day committed first (Store.transaction).
+  // One snapshot for every section and the version numbering, taken once the generations before
+  // this one have committed (ReportStore.serializeGenerations); run again if a concurrent audited
+  // write committed first (Store.transaction).
   return ctx.store.transaction(
     async (tx) => {
+      await tx.reports.serializeGenerations();
       const {
         pending: fillPending,
         version,

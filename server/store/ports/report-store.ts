@@ -19,6 +19,14 @@ export type ReportChainLink = {
  */
 export type ReportStore = {
   /**
+   * The first call of a report generation's snapshot transaction: generations run one at a time,
+   * and this one's snapshot is taken after the one before it committed, so it numbers its version
+   * and links its chain from that one's report. Without it, on PostgreSQL six concurrent
+   * generations of one day each read the same latest version; five hit the unique index and ran
+   * again, and the last ran out of attempts (a 500). SQLite's single writer already does this.
+   */
+  serializeGenerations(): Promise<void>;
+  /**
    * The highest version of the project's report for `reportDate`, the whole row (`content` null
    * until generated); undefined when the day has none.
    */

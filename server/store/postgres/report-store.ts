@@ -14,6 +14,14 @@ export class PostgresReportStore implements ReportStore {
     this.#s = session;
   }
 
+  async serializeGenerations() {
+    if (!this.#s.inTransaction()) throw new Error("serializeGenerations runs first in a transaction");
+    // LOCK TABLE takes no snapshot, so a REPEATABLE READ transaction's snapshot is taken by the
+    // statement after it, once the lock is held (PostgreSQL's LOCK page). The mode conflicts with
+    // itself and with writes to the table, not with reads.
+    await this.#s.executor().execute(sql`LOCK TABLE anh_reports IN SHARE ROW EXCLUSIVE MODE`);
+  }
+
   async latestVersion(projectId: string, reportDate: string) {
     const [row] = await this.#s
       .executor()

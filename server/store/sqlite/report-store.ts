@@ -14,6 +14,10 @@ export class SqliteReportStore implements ReportStore {
     this.#s = session;
   }
 
+  async serializeGenerations() {
+    // One writer at a time, and a transaction's reads are its snapshot already.
+  }
+
   latestVersion(projectId: string, reportDate: string) {
     return this.#s.gate.run(() =>
       this.#s.db
