@@ -1,3 +1,4 @@
+import { notFound } from "../../errors.ts";
 import { configChanged } from "../agents/config-changed.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
@@ -22,7 +23,8 @@ export async function deleteAlertRule(
   const { projectId, returned } = await ctx.store.transaction(async (tx) => {
     const before = await visibleRule(tx.alarms, auth, id);
     const returned = await returnRuleAlarms(tx.alarms, id, now, auth.userId);
-    await tx.alarms.deleteRule(id);
+    // Read above, but a concurrent delete may have taken it since: then this one is a 404.
+    if (!(await tx.alarms.deleteRule(id))) throw notFound("alert rule");
     await tx.audit.append({
       at: now,
       userId: auth.userId,

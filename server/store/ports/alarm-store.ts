@@ -67,9 +67,9 @@ export type AlarmStore = {
   ): Promise<AlertRuleRow | undefined>;
   /**
    * Removes the rule. Its alarms and their history stay, with rule_id set to null (the foreign
-   * key). Nothing when there is no such rule.
+   * key). False when there was no such rule.
    */
-  deleteRule(id: string): Promise<void>;
+  deleteRule(id: string): Promise<boolean>;
 
   /** The alarm; undefined when there is no such alarm. */
   alarm(id: string): Promise<AlarmRow | undefined>;

@@ -37,8 +37,11 @@ export type FieldStore = {
   insertProject(row: NewProjectRow): Promise<ProjectRow>;
   /** The updated row; undefined when there is no such project. */
   updateProject(id: string, set: Partial<Omit<NewProjectRow, "id">>): Promise<ProjectRow | undefined>;
-  /** Removes the project and, through the foreign keys, everything under it. */
-  deleteProject(id: string): Promise<void>;
+  /**
+   * Removes the project and, through the foreign keys, everything under it. False when there was
+   * no such project (a concurrent delete took it first: the caller's 404).
+   */
+  deleteProject(id: string): Promise<boolean>;
   /** Gives `userId` access to the project (users who see only assigned projects). */
   assignProject(userId: string, projectId: string): Promise<void>;
 
@@ -58,8 +61,9 @@ export type FieldStore = {
    * Removes the asset and, through the foreign keys, its devices, their variables, its telemetry
    * series (raw rows and rollups) and its alarms. Nothing when there is no such asset. Operational
    * records naming it make the database refuse (they are append-only): check assetRecordCounts first.
+   * False when there was no such asset.
    */
-  deleteAsset(id: string): Promise<void>;
+  deleteAsset(id: string): Promise<boolean>;
   /**
    * How many operational records name the asset: well tests of it, and meter readings of it as
    * the meter (0 and 0 when there is no such asset).
@@ -76,8 +80,8 @@ export type FieldStore = {
     id: string,
     set: Partial<Omit<NewDeviceRow, "id" | "assetId">>,
   ): Promise<DeviceRow | undefined>;
-  /** Removes the device and, through the foreign keys, its variables. Nothing when there is no such device. */
-  deleteDevice(id: string): Promise<void>;
+  /** Removes the device and, through the foreign keys, its variables. False when there was no such device. */
+  deleteDevice(id: string): Promise<boolean>;
 
   /** The variable, its device's asset and protocol, and their project; undefined when there is no such variable. */
   variable(id: string): Promise<VariableInProject | undefined>;
@@ -101,6 +105,6 @@ export type FieldStore = {
     id: string,
     set: Partial<Omit<NewVariableRow, "id" | "deviceId">>,
   ): Promise<VariableRow | undefined>;
-  /** Removes the variable. Nothing when there is no such variable. */
-  deleteVariable(id: string): Promise<void>;
+  /** Removes the variable. False when there was no such variable. */
+  deleteVariable(id: string): Promise<boolean>;
 };

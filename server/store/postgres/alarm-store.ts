@@ -66,7 +66,12 @@ export class PostgresAlarmStore implements AlarmStore {
   }
 
   async deleteRule(id: string) {
-    await this.#s.executor().delete(alertRules).where(eq(alertRules.id, id));
+    const gone = await this.#s
+      .executor()
+      .delete(alertRules)
+      .where(eq(alertRules.id, id))
+      .returning({ id: alertRules.id });
+    return gone.length > 0;
   }
 
   async alarm(id: string) {

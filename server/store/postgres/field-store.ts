@@ -105,7 +105,12 @@ export class PostgresFieldStore implements FieldStore {
   }
 
   async deleteProject(id: string) {
-    await this.#s.executor().delete(projects).where(eq(projects.id, id));
+    const gone = await this.#s
+      .executor()
+      .delete(projects)
+      .where(eq(projects.id, id))
+      .returning({ id: projects.id });
+    return gone.length > 0;
   }
 
   async assignProject(userId: string, projectId: string) {
@@ -148,7 +153,12 @@ export class PostgresFieldStore implements FieldStore {
   }
 
   async deleteAsset(id: string) {
-    await this.#s.executor().delete(assets).where(eq(assets.id, id));
+    const gone = await this.#s
+      .executor()
+      .delete(assets)
+      .where(eq(assets.id, id))
+      .returning({ id: assets.id });
+    return gone.length > 0;
   }
 
   async assetRecordCounts(assetId: string) {
@@ -194,7 +204,12 @@ export class PostgresFieldStore implements FieldStore {
   }
 
   async deleteDevice(id: string) {
-    await this.#s.executor().delete(devices).where(eq(devices.id, id));
+    const gone = await this.#s
+      .executor()
+      .delete(devices)
+      .where(eq(devices.id, id))
+      .returning({ id: devices.id });
+    return gone.length > 0;
   }
 
   async variable(id: string) {
@@ -248,6 +263,11 @@ export class PostgresFieldStore implements FieldStore {
   }
 
   async deleteVariable(id: string) {
-    await this.#s.executor().delete(variables).where(eq(variables.id, id));
+    const gone = await this.#s
+      .executor()
+      .delete(variables)
+      .where(eq(variables.id, id))
+      .returning({ id: variables.id });
+    return gone.length > 0;
   }
 }

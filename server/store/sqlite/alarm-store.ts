@@ -55,9 +55,9 @@ export class SqliteAlarmStore implements AlarmStore {
   }
 
   deleteRule(id: string) {
-    return this.#s.gate.run(() => {
-      this.#s.db.delete(alertRules).where(eq(alertRules.id, id)).run();
-    });
+    return this.#s.gate.run(
+      () => this.#s.db.delete(alertRules).where(eq(alertRules.id, id)).run().changes > 0,
+    );
   }
 
   alarm(id: string) {

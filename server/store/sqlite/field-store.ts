@@ -80,9 +80,7 @@ export class SqliteFieldStore implements FieldStore {
   }
 
   deleteProject(id: string) {
-    return this.#s.gate.run(() => {
-      this.#s.db.delete(projects).where(eq(projects.id, id)).run();
-    });
+    return this.#s.gate.run(() => this.#s.db.delete(projects).where(eq(projects.id, id)).run().changes > 0);
   }
 
   assignProject(userId: string, projectId: string) {
@@ -131,9 +129,7 @@ export class SqliteFieldStore implements FieldStore {
   }
 
   deleteAsset(id: string) {
-    return this.#s.gate.run(() => {
-      this.#s.db.delete(assets).where(eq(assets.id, id)).run();
-    });
+    return this.#s.gate.run(() => this.#s.db.delete(assets).where(eq(assets.id, id)).run().changes > 0);
   }
 
   assetRecordCounts(assetId: string) {
@@ -184,9 +180,7 @@ export class SqliteFieldStore implements FieldStore {
   }
 
   deleteDevice(id: string) {
-    return this.#s.gate.run(() => {
-      this.#s.db.delete(devices).where(eq(devices.id, id)).run();
-    });
+    return this.#s.gate.run(() => this.#s.db.delete(devices).where(eq(devices.id, id)).run().changes > 0);
   }
 
   variable(id: string) {
@@ -244,8 +238,6 @@ export class SqliteFieldStore implements FieldStore {
   }
 
   deleteVariable(id: string) {
-    return this.#s.gate.run(() => {
-      this.#s.db.delete(variables).where(eq(variables.id, id)).run();
-    });
+    return this.#s.gate.run(() => this.#s.db.delete(variables).where(eq(variables.id, id)).run().changes > 0);
   }
 }

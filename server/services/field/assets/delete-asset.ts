@@ -1,4 +1,4 @@
-import { AppError } from "../../../errors.ts";
+import { AppError, notFound } from "../../../errors.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -24,7 +24,8 @@ export async function deleteAsset(ctx: ServiceContext, auth: AuthContext, id: st
       );
     }
     const [before] = await assetTrees(tx.field, [current]);
-    await tx.field.deleteAsset(id);
+    // Read above, but a concurrent delete may have taken it since: then this one is a 404.
+    if (!(await tx.field.deleteAsset(id))) throw notFound("asset");
     await tx.audit.append({
       at: now,
       userId: auth.userId,

@@ -1,3 +1,4 @@
+import { notFound } from "../../../errors.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -10,7 +11,8 @@ export async function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: s
   const projectId = await ctx.store.transaction(async (tx) => {
     const current = await visibleDevice(tx.field, auth, id);
     const before = await deviceTree(tx.field, current.device);
-    await tx.field.deleteDevice(id);
+    // Read above, but a concurrent delete may have taken it since: then this one is a 404.
+    if (!(await tx.field.deleteDevice(id))) throw notFound("device");
     await tx.audit.append({
       at: now,
       userId: auth.userId,

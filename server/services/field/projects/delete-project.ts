@@ -1,3 +1,4 @@
+import { notFound } from "../../../errors.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
 import { visibleProject } from "../lookup.ts";
@@ -13,7 +14,8 @@ export async function deleteProject(ctx: ServiceContext, auth: AuthContext, id: 
   const now = ctx.clock.now();
   await ctx.store.transaction(async (tx) => {
     const before = await projectTree(tx.field, await visibleProject(tx.field, auth, id));
-    await tx.field.deleteProject(id);
+    // Read above, but a concurrent delete may have taken it since: then this one is a 404.
+    if (!(await tx.field.deleteProject(id))) throw notFound("project");
     await tx.audit.append({
       at: now,
       userId: auth.userId,

@@ -1,3 +1,4 @@
+import { notFound } from "../../../errors.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
@@ -8,7 +9,8 @@ export async function deleteVariable(ctx: ServiceContext, auth: AuthContext, id:
   const now = ctx.clock.now();
   const projectId = await ctx.store.transaction(async (tx) => {
     const current = await visibleVariable(tx.field, auth, id);
-    await tx.field.deleteVariable(id);
+    // Read above, but a concurrent delete may have taken it since: then this one is a 404.
+    if (!(await tx.field.deleteVariable(id))) throw notFound("variable");
     await tx.audit.append({
       at: now,
       userId: auth.userId,
