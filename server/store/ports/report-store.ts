@@ -33,7 +33,11 @@ export type ReportStore = {
   latestVersion(projectId: string, reportDate: string): Promise<AnhReportRow | undefined>;
   /** Whether the project has any report (any version, any status) for `reportDate`. */
   hasDay(projectId: string, reportDate: string): Promise<boolean>;
-  /** The report with id `id`, the whole row; undefined when there is none. */
+  /**
+   * The report with id `id`, the whole row; undefined when there is none. Inside a transaction the
+   * row stays locked until it ends (SELECT … FOR UPDATE on PostgreSQL; SQLite has one writer), so
+   * a transaction that decides on its status (a submission) sees any concurrent one's change.
+   */
   report(id: string): Promise<AnhReportRow | undefined>;
   /**
    * Every version of every report of these projects (`projectIds` undefined: of every project; an

@@ -44,7 +44,8 @@ export class PostgresReportStore implements ReportStore {
   }
 
   async report(id: string) {
-    const [row] = await this.#s.executor().select().from(anhReports).where(eq(anhReports.id, id)).limit(1);
+    const query = this.#s.executor().select().from(anhReports).where(eq(anhReports.id, id)).limit(1);
+    const [row] = this.#s.inTransaction() ? await query.for("update") : await query;
     return row;
   }
 
