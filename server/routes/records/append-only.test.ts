@@ -99,4 +99,28 @@ describe("operational records: append-only in storage", () => {
     expect(await count("meter_readings", ids.reading)).toBe(1);
     expect(await count("movements", ids.movement)).toBe(1);
   });
+
+  // On PostgreSQL the delete's "no records?" check and a record's insert run side by side.
+  it("an asset deleted while well tests are recorded for it: either it goes or they stay, never a 500", async () => {
+    for (let round = 0; round < 5; round++) {
+      const project = await t.project();
+      const well = await t.asset(project, "well");
+      const [deleted, ...recorded] = await Promise.all([
+        t.request(`/api/edge/assets/${well}`, { method: "DELETE", token: admin }),
+        ...Array.from({ length: 4 }, () =>
+          t.request<{ id: string }>("/api/well-tests", {
+            token: admin,
+            body: { project_id: project, asset_id: well, test_date: "2025-06-01T05:00:00Z" },
+          }),
+        ),
+      ]);
+      const stored = recorded.filter((r) => r.status === 201);
+      // 400: asset_id names no asset of the project (it went first).
+      expect(recorded.map((r) => r.status).filter((s) => s !== 201 && s !== 400)).toEqual([]);
+      // Deleted: no record was accepted for it. Refused: every accepted record is still there.
+      if (deleted.status === 204) expect(stored).toEqual([]);
+      else expect(deleted.status).toBe(409);
+      for (const r of stored) expect(await count("well_tests", r.body.id)).toBe(1);
+    }
+  });
 });

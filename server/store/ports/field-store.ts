@@ -66,7 +66,9 @@ export type FieldStore = {
   deleteAsset(id: string): Promise<boolean>;
   /**
    * How many operational records name the asset: well tests of it, and meter readings of it as
-   * the meter (0 and 0 when there is no such asset).
+   * the meter (0 and 0 when there is no such asset). Inside a transaction the asset row stays
+   * locked until it ends, and the counts are read after the lock is held: a record being written
+   * for the asset (RecordStore.assetTypeIn) is either counted or waits, then finds no asset.
    */
   assetRecordCounts(assetId: string): Promise<{ wellTests: number; meterReadings: number }>;
 

@@ -103,6 +103,10 @@ export type RecordStore = {
    * byte order; undefined when there is none.
    */
   meterReadingAtOrBefore(projectId: string, meterId: string, at: Date): Promise<MeterReadingRow | undefined>;
-  /** The type of asset `assetId` when it belongs to project `projectId`; undefined otherwise. */
+  /**
+   * The type of asset `assetId` when it belongs to project `projectId`; undefined otherwise.
+   * Inside a transaction the asset cannot be deleted until it ends (FOR KEY SHARE on PostgreSQL),
+   * and it waits for a delete under way (FieldStore.assetRecordCounts), then finds no asset.
+   */
   assetTypeIn(projectId: string, assetId: string): Promise<AssetType | undefined>;
 };

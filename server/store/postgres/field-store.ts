@@ -162,8 +162,13 @@ export class PostgresFieldStore implements FieldStore {
   }
 
   async assetRecordCounts(assetId: string) {
-    // One statement, so both counts come from one snapshot.
     const executor = this.#s.executor();
+    if (this.#s.inTransaction()) {
+      // The lock first, the counts in a statement of their own: at READ COMMITTED it sees a record
+      // committed while it waited (that record's transaction held the asset FOR KEY SHARE).
+      await executor.select({ id: assets.id }).from(assets).where(eq(assets.id, assetId)).for("update");
+    }
+    // One statement, so both counts come from one snapshot.
     const [row] = await executor
       .select({
         wellTests: executor.$count(wellTests, eq(wellTests.assetId, assetId)),

@@ -157,12 +157,13 @@ export class PostgresRecordStore implements Omit<RecordStore, "currentIn" | "met
   }
 
   async assetTypeIn(projectId: string, assetId: string) {
-    const [row] = await this.#s
+    const query = this.#s
       .executor()
       .select({ assetType: assets.assetType })
       .from(assets)
       .where(and(eq(assets.id, assetId), eq(assets.projectId, projectId)))
       .limit(1);
+    const [row] = this.#s.inTransaction() ? await query.for("key share") : await query;
     return row?.assetType;
   }
 }
