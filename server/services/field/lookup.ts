@@ -1,5 +1,5 @@
 import { notFound } from "../../errors.ts";
-import type { FieldStore } from "../../store/ports/field-store.ts";
+import type { FieldStore, RowLock } from "../../store/ports/field-store.ts";
 import { type AuthContext, canSeeProject } from "../auth/auth-context.ts";
 
 /*
@@ -14,14 +14,14 @@ export async function visibleProject(field: FieldStore, auth: AuthContext, id: s
   return row;
 }
 
-export async function visibleAsset(field: FieldStore, auth: AuthContext, id: string) {
-  const row = await field.asset(id);
+export async function visibleAsset(field: FieldStore, auth: AuthContext, id: string, lock?: RowLock) {
+  const row = await field.asset(id, lock);
   if (!row || !canSeeProject(auth, row.projectId)) throw notFound("asset");
   return row;
 }
 
-export async function visibleDevice(field: FieldStore, auth: AuthContext, id: string) {
-  const found = await field.device(id);
+export async function visibleDevice(field: FieldStore, auth: AuthContext, id: string, lock?: RowLock) {
+  const found = await field.device(id, lock);
   if (!found || !canSeeProject(auth, found.projectId)) throw notFound("device");
   return found;
 }

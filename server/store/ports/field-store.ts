@@ -12,6 +12,15 @@ import type {
 /** A device, with the project its asset belongs to. */
 export type DeviceInProject = { device: DeviceRow; projectId: string };
 
+/**
+ * A row lock a read inside a transaction may take, held until the transaction ends (PostgreSQL's
+ * FOR KEY SHARE and FOR UPDATE; SQLite's single writer needs none). `key share`: adding a child
+ * under the row, which must not go meanwhile. `update`: deleting it; a delete waits for the
+ * children being added, and they wait for it, then find no parent (404), instead of a 500 from
+ * the foreign key.
+ */
+export type RowLock = "key share" | "update";
+
 /** A variable, with its device's asset and protocol and the project they belong to. */
 export type VariableInProject = {
   variable: VariableRow;
@@ -45,8 +54,8 @@ export type FieldStore = {
   /** Gives `userId` access to the project (users who see only assigned projects). */
   assignProject(userId: string, projectId: string): Promise<void>;
 
-  /** The asset; undefined when there is no such asset. */
-  asset(id: string): Promise<AssetRow | undefined>;
+  /** The asset; undefined when there is no such asset. `lock`: see RowLock. */
+  asset(id: string, lock?: RowLock): Promise<AssetRow | undefined>;
   /** The project's assets, by name then id. */
   assetsOf(projectId: string): Promise<AssetRow[]>;
   /**
@@ -72,8 +81,8 @@ export type FieldStore = {
    */
   assetRecordCounts(assetId: string): Promise<{ wellTests: number; meterReadings: number }>;
 
-  /** The device and its asset's project; undefined when there is no such device. */
-  device(id: string): Promise<DeviceInProject | undefined>;
+  /** The device and its asset's project; undefined when there is no such device. `lock` (the device row): see RowLock. */
+  device(id: string, lock?: RowLock): Promise<DeviceInProject | undefined>;
   /** The devices of these assets, by name then id (none when `assetIds` is empty). */
   devicesOf(assetIds: readonly string[]): Promise<DeviceRow[]>;
   insertDevice(row: NewDeviceRow): Promise<DeviceRow>;

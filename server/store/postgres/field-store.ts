@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, like, ne, type SQL, sql } from "drizzle-orm";
-import type { FieldStore } from "../ports/field-store.ts";
+import type { FieldStore, RowLock } from "../ports/field-store.ts";
 import type { NewAssetRow, NewDeviceRow, NewProjectRow, NewVariableRow } from "../rows.ts";
 import {
   assets,
@@ -117,8 +117,9 @@ export class PostgresFieldStore implements FieldStore {
     await this.#s.executor().insert(userProjects).values({ userId, projectId });
   }
 
-  async asset(id: string) {
-    const [row] = await this.#s.executor().select().from(assets).where(eq(assets.id, id)).limit(1);
+  async asset(id: string, lock?: RowLock) {
+    const query = this.#s.executor().select().from(assets).where(eq(assets.id, id)).limit(1);
+    const [row] = lock && this.#s.inTransaction() ? await query.for(lock) : await query;
     return row;
   }
 
@@ -178,14 +179,15 @@ export class PostgresFieldStore implements FieldStore {
     return { wellTests: row?.wellTests ?? 0, meterReadings: row?.meterReadings ?? 0 };
   }
 
-  async device(id: string) {
-    const [row] = await this.#s
+  async device(id: string, lock?: RowLock) {
+    const query = this.#s
       .executor()
       .select({ device: devices, projectId: assets.projectId })
       .from(devices)
       .innerJoin(assets, eq(assets.id, devices.assetId))
       .where(eq(devices.id, id))
       .limit(1);
+    const [row] = lock && this.#s.inTransaction() ? await query.for(lock, { of: devices }) : await query;
     return row;
   }
 

@@ -14,7 +14,7 @@ import { assetTrees } from "../projects/project-tree.ts";
 export async function deleteAsset(ctx: ServiceContext, auth: AuthContext, id: string): Promise<void> {
   const now = ctx.clock.now();
   const projectId = await ctx.store.transaction(async (tx) => {
-    const current = await visibleAsset(tx.field, auth, id);
+    const current = await visibleAsset(tx.field, auth, id, "update");
     const records = await tx.field.assetRecordCounts(id);
     if (records.wellTests + records.meterReadings > 0) {
       throw new AppError(

@@ -30,7 +30,7 @@ export async function createDevice(
   const now = ctx.clock.now();
   const id = randomUUID();
   const { result, projectId } = await ctx.store.transaction(async (tx) => {
-    const asset = await visibleAsset(tx.field, auth, assetId);
+    const asset = await visibleAsset(tx.field, auth, assetId, "key share");
     const columns = deviceColumns(ctx.keys, id, input);
     const row = await tx.field.insertDevice({
       id,

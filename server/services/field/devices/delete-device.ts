@@ -9,7 +9,7 @@ import { deviceTree } from "../projects/project-tree.ts";
 export async function deleteDevice(ctx: ServiceContext, auth: AuthContext, id: string): Promise<void> {
   const now = ctx.clock.now();
   const projectId = await ctx.store.transaction(async (tx) => {
-    const current = await visibleDevice(tx.field, auth, id);
+    const current = await visibleDevice(tx.field, auth, id, "update");
     const before = await deviceTree(tx.field, current.device);
     // Read above, but a concurrent delete may have taken it since: then this one is a 404.
     if (!(await tx.field.deleteDevice(id))) throw notFound("device");

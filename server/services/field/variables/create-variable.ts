@@ -18,7 +18,7 @@ export async function createVariable(
   const now = ctx.clock.now();
   const id = randomUUID();
   const { result, projectId } = await ctx.store.transaction(async (tx) => {
-    const { device, projectId } = await visibleDevice(tx.field, auth, deviceId);
+    const { device, projectId } = await visibleDevice(tx.field, auth, deviceId, "key share");
     assertAddressing(device.protocol, columns);
     await assertAliasFree(tx.field, device, columns.alias);
     const row = await tx.field.insertVariable({
