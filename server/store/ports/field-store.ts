@@ -68,9 +68,8 @@ export type FieldStore = {
   updateAsset(id: string, set: Partial<Omit<NewAssetRow, "id" | "projectId">>): Promise<AssetRow | undefined>;
   /**
    * Removes the asset and, through the foreign keys, its devices, their variables, its telemetry
-   * series (raw rows and rollups) and its alarms. Nothing when there is no such asset. Operational
+   * series (raw rows and rollups) and its alarms. False when there was no such asset. Operational
    * records naming it make the database refuse (they are append-only): check assetRecordCounts first.
-   * False when there was no such asset.
    */
   deleteAsset(id: string): Promise<boolean>;
   /**
