@@ -62,6 +62,24 @@ describe(".dockerignore: the build context is what the Dockerfile copies, nothin
   });
 });
 
+/** The host's proxy and CA settings that are set, as a Docker build on this host would be given them. */
+function hostNetworkEnv(): Record<string, string> {
+  const keys = [
+    "NODE_EXTRA_CA_CERTS",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+    "HTTPS_PROXY",
+    "HTTP_PROXY",
+    "NO_PROXY",
+  ];
+  const passed: Record<string, string> = {};
+  for (const key of [...keys, ...keys.map((k) => k.toLowerCase())]) {
+    const value = process.env[key];
+    if (value) passed[key] = value;
+  }
+  return passed;
+}
+
 function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
@@ -90,11 +108,16 @@ describe("the server image, built by following the Dockerfile without Docker", (
       context: join(work, "context"),
       workDir: join(work, "stages"),
       // This machine's Node 24.21.0 and npm stand in for the base image's. npm takes the packages
-      // from its cache when it has them (a Docker build downloads them).
+      // from its cache when it has them (a Docker build downloads them). On a fresh machine the
+      // console tools' install still asks the registry for their metadata (npm ci caches tarballs
+      // only), so the build gets the host's way out too: its proxy and the CA that proxy's
+      // certificates chain to. Without NODE_EXTRA_CA_CERTS, on a machine whose registry traffic
+      // passes a TLS-inspecting proxy, npm failed with SELF_SIGNED_CERT_IN_CHAIN (seen here).
       hostEnv: {
         PATH: process.env.PATH ?? "",
         HOME: process.env.HOME ?? "",
         npm_config_prefer_offline: "true",
+        ...hostNetworkEnv(),
       },
       asRoot: AS_ROOT,
     });
