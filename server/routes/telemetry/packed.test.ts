@@ -298,10 +298,15 @@ function packedTwins(blockPoints: string): void {
 
   it("retention drops packed points older than the window, whole blocks and the part of the one spanning it", async () => {
     // Two days on, the three-day window cuts through the data's first day. PostgreSQL drops whole
-    // day partitions and keeps the day holding the cutoff (TelemetryStore.deleteRawBefore): a third
-    // day on, its cutoff falls in the data's second day, and the first goes.
+    // day partitions and keeps the day holding the cutoff (TelemetryStore.deleteRawBefore): there
+    // the cutoff is put an hour before the newest reading, so its day holds readings and the day
+    // before goes. (Three days on from the wall clock, a run in the first minutes after a UTC
+    // midnight had its cutoff in a day the data never reached, and no block was left.)
     const wholeDays = plain.t.server.store.backend === "postgres";
-    for (const twin of [plain, packing]) twin.t.clock.advance((wholeDays ? 3 : 2) * DAY);
+    for (const twin of [plain, packing]) {
+      const now = twin.t.clock.now().getTime();
+      twin.t.clock.advance(wholeDays ? end - HOUR + 3 * DAY - now : 2 * DAY);
+    }
     await pack();
     expect(await packing.count("SELECT count(*) FROM telemetry_raw")).toBe(0);
     const blocksBefore = await packedRows();
