@@ -130,8 +130,9 @@ export class MqttBroker {
         }
         const message = this.#messages.get(packet.payload as Buffer);
         if (p?.kind !== "agent" || !message) return done();
+        // Acks at QoS 0 (docs/mqtt.md, agent/ack): a lost one only means the batch comes again.
         const handled = routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
-          this.publish(topic, body, false),
+          this.publish(topic, body, false, 0),
         ).catch((err: unknown) => {
           this.#logger.error("mqtt message handling failed", { topic: packet.topic, error: errorText(err) });
         });

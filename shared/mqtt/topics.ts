@@ -55,7 +55,10 @@ export const payloads = {
     .refine((b) => b.series.length > 0 || b.alarms.length > 0, {
       message: "a batch carries points or alarms",
     }),
-  /** server → agent, QoS 1, after the batch is committed (or recognised as a duplicate). */
+  /**
+   * server → agent, QoS 0 (a lost ack means the batch is sent again and answered as a duplicate),
+   * after the batch is committed (or recognised as a duplicate).
+   */
   ack: z.object({
     agent_id: z.uuid(),
     seq: z.number().int().positive(),
