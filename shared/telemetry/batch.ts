@@ -22,6 +22,12 @@ export type BatchSeries = {
 export type TelemetryBatch = {
   /** An agent's batch (its rules already evaluated at the edge) or an HTTP request. */
   source: "http" | "agent";
+  /**
+   * An agent batch's place in its agent's sequence: `stream` names the agent (unique across
+   * projects), `seq` its batch number. Batches of one stream with consecutive numbers hold nothing
+   * of that agent between them, which lets the writer join their readings (writer.ts).
+   */
+  sequence?: { stream: string; seq: number } | undefined;
   /** A series may appear more than once (another unit, or the caller's own order). */
   series: readonly BatchSeries[];
 };

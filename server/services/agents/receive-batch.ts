@@ -45,7 +45,7 @@ export async function receiveAgentBatch(
   let alarms: StoredAgentAlarms = { raised: [], cleared: [] };
   // source "agent": the agent evaluated its rules at the edge; the server must not raise them again.
   const result = await telemetry.write(
-    { source: "agent", series },
+    { source: "agent", series, sequence: { stream: `${projectId}/${batch.agent_id}`, seq: batch.seq } },
     {
       claim: async (tx) => {
         duplicate = !(await tx.agents.recordBatch(

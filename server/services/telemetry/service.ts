@@ -331,5 +331,5 @@ function withoutExpired(
     const points = s.points.filter(([ts]) => ts >= cutoff);
     if (points.length > 0) series.push({ ...s, points });
   }
-  return { kept: { source: batch.source, series }, expired, oldest };
+  return { kept: { ...batch, series }, expired, oldest };
 }

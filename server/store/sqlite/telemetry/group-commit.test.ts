@@ -131,6 +131,45 @@ describe("telemetry group commit", () => {
       { ts: now + 20, value: 9 },
     ]);
   });
+  it("joins one agent's consecutive batches into blocks; a gap in its numbers keeps each batch apart", async () => {
+    const [a, b] = [await t.asset(projectId), await t.asset(projectId)];
+    const now = t.clock.now().getTime() - 3_600_000;
+    const agentBatch = (assetId: string, seq: number, ts: number): TelemetryBatch => ({
+      ...batch(assetId, [ts, seq]),
+      source: "agent",
+      sequence: { stream: `${projectId}/${assetId}`, seq },
+    });
+    // 64 batches of one reading each (blockPoints is 64), queued in one commit, out of order.
+    const seqs = Array.from({ length: 64 }, (_, k) => k + 1).reverse();
+    const packedOf = (assetId: string) =>
+      server()
+        .prepare(
+          "SELECT count(*) || '/' || coalesce(sum(count), 0) FROM telemetry_packed p JOIN telemetry_series s ON s.id = p.series_id WHERE s.asset_id = ?",
+        )
+        .pluck()
+        .get(assetId);
+    const inboxOf = (assetId: string) =>
+      server()
+        .prepare(
+          "SELECT count(*) FROM telemetry_inbox i JOIN telemetry_series s ON s.id = i.series_id WHERE s.asset_id = ?",
+        )
+        .pluck()
+        .get(assetId);
+    const joined = await Promise.all(
+      seqs.map((seq) => commits.submit(agentBatch(a, seq, now + seq * 1000), period)),
+    );
+    expect(new Set(joined.map((j) => j.commit)).size).toBe(1);
+    // One block of all 64 readings.
+    expect(packedOf(a)).toBe("1/64");
+    expect(inboxOf(a)).toBe(0);
+    // Every other number: a batch between two of them may still be on its way, so no block.
+    await Promise.all(
+      seqs.map((seq) => commits.submit(agentBatch(b, 2 * seq, now + seq * 1000), period)),
+    );
+    expect(packedOf(b)).toBe("0/0");
+    // (Checked before the inbox's next move, which may make them a block of their own.)
+    expect(inboxOf(b)).toBe(64);
+  });
 });
 
 describe("telemetry service lifecycle", () => {

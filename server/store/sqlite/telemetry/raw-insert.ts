@@ -34,7 +34,7 @@ export function insertRaw(
   order: Uint32Array,
   rowSlot: Int32Array,
   rowSeries: Int32Array,
-  rowEntry: Int32Array,
+  rowRun: Int32Array,
   rowTs: Float64Array,
   rowValue: Float64Array,
   stored: Uint8Array,
@@ -79,7 +79,7 @@ export function insertRaw(
 
   let previousTs = Number.NaN;
   let committedLastTs: number | null = null;
-  let currentEntry = -1;
+  let currentRun = -1;
   // Walked by index over the commit's own typed arrays: `?? 0` never applies.
   for (let k = 0; k < order.length; k++) {
     const r = order[k] ?? 0;
@@ -89,13 +89,14 @@ export function insertRaw(
       settleSeries();
       current = series;
       committedLastTs = at(slots, rowSlot[r] ?? 0).committedLastTs;
-      currentEntry = rowEntry[r] ?? 0;
+      currentRun = rowRun[r] ?? 0;
     } else if (ts === previousTs) continue;
-    else if (rowEntry[r] !== currentEntry) {
-      // Each request's (or agent batch's) part on its own: a block spanning two batches would
-      // cover the gap of a third still on its way, whose readings then could not be a block.
+    else if (rowRun[r] !== currentRun) {
+      // Each request's part on its own (an agent's consecutive batches are one run, writer.ts
+      // runsOf): a block spanning two requests would cover the gap of a third still on its way,
+      // whose readings then could not be a block.
       settleSeries();
-      currentEntry = rowEntry[r] ?? 0;
+      currentRun = rowRun[r] ?? 0;
     }
     previousTs = ts;
     if (appendFastPath && (committedLastTs === null || ts > committedLastTs)) {

@@ -112,14 +112,17 @@ export function writeTelemetry(
   const entryRow = new Int32Array(entryCount + 1);
   const rowSlot = new Int32Array(rowCount);
   const rowSeries = new Int32Array(rowCount);
-  const rowEntry = new Int32Array(rowCount);
+  // A row's run: its batch's, or that of a batch it continues (runsOf); a block may span one run.
+  const rowRun = new Int32Array(rowCount);
+  const runs = runsOf(jobs);
   const rowTs = new Float64Array(rowCount);
   const rowValue = new Float64Array(rowCount);
   let entry = 0;
   let row = 0;
   // A reading not newer than its series' newest committed one: checked against stored readings.
   let holdsOlder = false;
-  for (const { batch } of jobs) {
+  for (const [j, { batch }] of jobs.entries()) {
+    const run = num(runs, j);
     for (const s of batch.series) {
       const slot = slotFor(s);
       const { id: seriesId, committedLastTs } = at(slots, slot);
@@ -131,7 +134,7 @@ export function writeTelemetry(
         if (committedLastTs !== null && ts <= committedLastTs) holdsOlder = true;
         rowSlot[row] = slot;
         rowSeries[row] = seriesId;
-        rowEntry[row] = entry;
+        rowRun[row] = run;
         rowTs[row] = ts;
         rowValue[row] = value;
         row++;
@@ -154,7 +157,7 @@ export function writeTelemetry(
     order,
     rowSlot,
     rowSeries,
-    rowEntry,
+    rowRun,
     rowTs,
     rowValue,
     stored,
@@ -219,6 +222,34 @@ export function writeTelemetry(
       }
     },
   };
+}
+
+/**
+ * Each job's run: jobs of one agent (`sequence.stream`) whose numbers follow one another share a
+ * run, and any other job is one of its own. An agent numbers its batches as it makes them, so
+ * nothing of that agent lies between two batches of a run, and their readings of a series may
+ * make one block; between two runs, a batch still on its way may (raw-insert.ts).
+ */
+export function runsOf(jobs: readonly WriteJob[]): Int32Array {
+  const runs = new Int32Array(jobs.length);
+  const sequenced: number[] = [];
+  jobs.forEach((job, j) => {
+    runs[j] = j;
+    if (job.batch.sequence) sequenced.push(j);
+  });
+  const sequence = (j: number) => at(jobs, j).batch.sequence ?? { stream: "", seq: 0 };
+  sequenced.sort((a, b) => {
+    const x = sequence(a);
+    const y = sequence(b);
+    return x.stream < y.stream ? -1 : x.stream > y.stream ? 1 : x.seq - y.seq;
+  });
+  for (let k = 1; k < sequenced.length; k++) {
+    const previous = num(sequenced, k - 1);
+    const j = num(sequenced, k);
+    const [x, y] = [sequence(previous), sequence(j)];
+    if (x.stream === y.stream && y.seq === x.seq + 1) runs[j] = num(runs, previous);
+  }
+  return runs;
 }
 
 function createSeries(stmts: WriteStatements, s: BatchSeries): number {
