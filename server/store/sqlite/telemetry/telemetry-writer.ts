@@ -23,7 +23,12 @@ import { registerWriterMetrics } from "./writer-metrics.ts";
 
 /** The SQLite writer's own settings; start() takes them beside the port's (tests and benches shorten them). */
 export type SqliteWriterOptions = {
-  /** How long the first queued request waits for company before the group commit. */
+  /**
+   * How long the first queued request waits for company before the group commit. 1 ms: with 5,
+   * the event loop sat idle between commits (single POSTs: 74% busy, 7,402 req/s against 8,763 at
+   * 1 ms; MQTT agent batches 25,133 messages/s against 28,353; same 2-core VM, same hour). A
+   * commit then holds what arrived meanwhile: more under load, less when it is light.
+   */
   windowMs: number;
   /** Commit at once when this many readings are queued. */
   maxQueuedReadings: number;
@@ -42,7 +47,7 @@ export type SqliteWriterOptions = {
 };
 
 export const DEFAULT_SQLITE_WRITER_OPTIONS: SqliteWriterOptions = {
-  windowMs: 5,
+  windowMs: 1,
   maxQueuedReadings: 20_000,
   rollupIntervalMs: 10_000,
   inboxMoveIntervalMs: 500,
