@@ -163,9 +163,7 @@ describe("telemetry group commit", () => {
     expect(packedOf(a)).toBe("1/64");
     expect(inboxOf(a)).toBe(0);
     // Every other number: a batch between two of them may still be on its way, so no block.
-    await Promise.all(
-      seqs.map((seq) => commits.submit(agentBatch(b, 2 * seq, now + seq * 1000), period)),
-    );
+    await Promise.all(seqs.map((seq) => commits.submit(agentBatch(b, 2 * seq, now + seq * 1000), period)));
     expect(packedOf(b)).toBe("0/0");
     // (Checked before the inbox's next move, which may make them a block of their own.)
     expect(inboxOf(b)).toBe(64);
