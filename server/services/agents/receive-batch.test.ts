@@ -5,6 +5,7 @@ import { instantsOfBatch } from "../../../shared/telemetry/batch.ts";
 import { TestServer } from "../../testing/harness.ts";
 import { tableProbe } from "../../testing/table-probe.ts";
 import type { TelemetryEvent } from "../events.ts";
+import { BATCH_RECORD_HOURS } from "./batch-records.ts";
 import { receiveAgentBatch } from "./receive-batch.ts";
 
 type Batch = Payload<"telemetry">;
@@ -229,5 +230,40 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     expect(ack.error).toContain(elsewhere);
     expect(ack.error).toContain(unknown);
     expect(await rawRows(elsewhere)).toBe(0);
+  });
+  it("forgets a batch's record after a day; sent again then, it is stored once and acknowledged", async () => {
+    const agentId = randomUUID();
+    const well = await t.asset(projectId);
+    const ts = t.clock.now().getTime() - 30_000;
+    const batch = batchOf(
+      3,
+      [
+        {
+          asset_id: well,
+          variable: "flow",
+          points: [
+            [ts, 1],
+            [ts + 1, 2],
+          ],
+        },
+      ],
+      agentId,
+    );
+    const receive = () => receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
+    expect(await receive()).toMatchObject({ accepted: 2, duplicate: false });
+    // A day less a minute on, the record is kept: still a duplicate.
+    t.clock.advance(BATCH_RECORD_HOURS * 3_600_000 - 60_000);
+    const records = () => count("SELECT count(*) AS n FROM agent_batches WHERE agent_id = ?", agentId);
+    await t.server.scheduler.tick();
+    expect(await records()).toBe(1);
+    expect(await receive()).toMatchObject({ accepted: 0, duplicate: true });
+    t.clock.advance(120_000);
+    const pruned = (await t.server.scheduler.tick()).agent_batch_records as { deleted: number };
+    expect(pruned.deleted).toBeGreaterThanOrEqual(1);
+    expect(await records()).toBe(0);
+    // Sent again: a new record, and each reading still stored once.
+    expect(await receive()).toEqual({ agent_id: agentId, seq: 3, accepted: 0, duplicate: false });
+    expect(await rawRows(well)).toBe(2);
+    expect(await records()).toBe(1);
   });
 });

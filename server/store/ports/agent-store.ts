@@ -123,6 +123,15 @@ export type AgentStore = {
     receivedAt: Date,
   ): Promise<boolean>;
 
+  /**
+   * Deletes up to `limit` batch records received before `before`, oldest first, and says how
+   * many it deleted (fewer than `limit`: the oldest records left are newer). A record only lets a
+   * resent batch be answered as a duplicate; without it, each of the batch's readings is still
+   * stored once (the writer skips a series' stored milliseconds) and its alarm transitions are
+   * kept by id, so deleting old records bounds the table and loses no exactness.
+   */
+  deleteBatchRecordsBefore(before: Date, limit: number): Promise<number>;
+
   /** Appends the entries, all of them or (on failure) none. */
   appendLogs(rows: readonly NewAgentLogRow[]): Promise<void>;
   /**

@@ -298,6 +298,18 @@ export class PostgresAgentStore implements AgentStore {
     return inserted.length > 0;
   }
 
+  async deleteBatchRecordsBefore(before: Date, limit: number) {
+    // The BRIN index on received_at (rows arrive in its order) finds the old ones without a scan.
+    const deleted = await this.#s
+      .executor()
+      .delete(agentBatches)
+      .where(
+        sql`ctid IN (SELECT ctid FROM ${agentBatches} WHERE ${agentBatches.receivedAt} < ${before.getTime()} LIMIT ${limit})`,
+      )
+      .returning({ seq: agentBatches.seq });
+    return deleted.length;
+  }
+
   async appendLogs(rows: readonly NewAgentLogRow[]) {
     // One statement: all the rows land or none do.
     if (rows.length > 0)

@@ -26,6 +26,7 @@ import type { SqliteSession } from "./session.ts";
 export class SqliteAgentStore implements AgentStore {
   readonly #s: SqliteSession;
   #recordBatch: Statement<[string, string, number, number, number]> | undefined;
+  #deleteBatchRecords: Statement<[number, number]> | undefined;
 
   constructor(session: SqliteSession) {
     this.#s = session;
@@ -295,6 +296,19 @@ export class SqliteAgentStore implements AgentStore {
       );
       // received_at in epoch ms, as the schema's instant() column stores it.
       return this.#recordBatch.run(projectId, agentId, seq, points, receivedAt.getTime()).changes === 1;
+    });
+  }
+
+  deleteBatchRecordsBefore(before: Date, limit: number) {
+    return this.#s.gate.run(() => {
+      // The `limit` first rows in rowid order, which is arrival order: a bounded read however
+      // many records are left, where a filter on received_at would scan the whole table for none.
+      this.#deleteBatchRecords ??= this.#s.sqlite.prepare(
+        `DELETE FROM agent_batches WHERE rowid IN (
+           SELECT rowid FROM (SELECT rowid, received_at FROM agent_batches ORDER BY rowid LIMIT ?)
+           WHERE received_at < ?)`,
+      );
+      return this.#deleteBatchRecords.run(limit, before.getTime()).changes;
     });
   }
 

@@ -320,6 +320,27 @@ export function agentStoreContract(backend: ContractBackend): void {
     expect(await t.store.agents.recordBatch(p, agent, 3, 10, at(7))).toBe(true);
   });
 
+  it("deletes batch records received before a time, oldest first, at most `limit` at a time", async () => {
+    const p = await project();
+    const agent = randomUUID();
+    // Received at 1..5 s (after whatever other tests recorded, at times up to 7 ms).
+    for (let seq = 1; seq <= 5; seq++)
+      expect(await t.store.agents.recordBatch(p, agent, seq, 10, at(seq * 1000))).toBe(true);
+    // Before 3.5 s: seqs 1-3, and the other tests' records (fewer than 20 of them).
+    let deleted = 0;
+    for (let n = await t.store.agents.deleteBatchRecordsBefore(at(3500), 2); n > 0; ) {
+      expect(n).toBeLessThanOrEqual(2);
+      deleted += n;
+      n = n < 2 ? 0 : await t.store.agents.deleteBatchRecordsBefore(at(3500), 2);
+    }
+    expect(deleted).toBeGreaterThanOrEqual(3);
+    expect(await t.store.agents.deleteBatchRecordsBefore(at(3500), 100)).toBe(0);
+    // A deleted record is forgotten; the newer ones still answer.
+    expect(await t.store.agents.recordBatch(p, agent, 3, 10, at(6000))).toBe(true);
+    expect(await t.store.agents.recordBatch(p, agent, 4, 10, at(6000))).toBe(false);
+    expect(await t.store.agents.recordBatch(p, agent, 5, 10, at(6000))).toBe(false);
+  });
+
   it("holds off other deployments of the project while a transaction picks the next version", async () => {
     const p = await project();
     await Promise.all(Array.from({ length: 4 }, () => t.store.probe()));

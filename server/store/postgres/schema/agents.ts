@@ -60,7 +60,11 @@ export const agentBatches = pgTable(
     points: int("points").notNull(),
     receivedAt: instant("received_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.projectId, t.agentId, t.seq] })],
+  (t) => [
+    primaryKey({ columns: [t.projectId, t.agentId, t.seq] }),
+    // Records arrive in received_at order: a BRIN index finds the old ones (pruned daily) for a few pages.
+    index("agent_batches_received_at_brin").using("brin", t.receivedAt),
+  ],
 );
 
 export const enrollmentPurposes = ["manual", "linux_script", "msi"] as const;

@@ -1,0 +1,1 @@
+CREATE INDEX "agent_batches_received_at_brin" ON "agent_batches" USING brin ("received_at");
