@@ -230,7 +230,7 @@ export function writeTelemetry(
  * nothing of that agent lies between two batches of a run, and their readings of a series may
  * make one block; between two runs, a batch still on its way may (raw-insert.ts).
  */
-export function runsOf(jobs: readonly WriteJob[]): Int32Array {
+function runsOf(jobs: readonly WriteJob[]): Int32Array {
   const runs = new Int32Array(jobs.length);
   const sequenced: number[] = [];
   jobs.forEach((job, j) => {
