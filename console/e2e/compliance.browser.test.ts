@@ -6,7 +6,14 @@ import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
 import { zonedToUtc } from "../src/i18n/format.ts";
-import { BROWSER_TEST_TIMEOUT_MS, eventually, guardedPage, screenshot } from "./testing/browser.ts";
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  eventually,
+  explainFailure,
+  guardedPage,
+  holdFirstRequest,
+  screenshot,
+} from "./testing/browser.ts";
 import {
   expectBearerOnChanges,
   type GeneratedReport,
@@ -31,17 +38,19 @@ requirePeer("chromium", chromiumMissing).describe("the compliance pages, in chro
   let t: TestServer;
   let browser: Browser;
   let stop: () => Promise<void>;
+  let log: readonly string[];
   let f: Awaited<ReturnType<typeof consoleField>>;
   let report: GeneratedReport;
   beforeAll(async () => {
-    ({ t, browser, stop } = await startSite());
+    ({ t, browser, stop, log } = await startSite());
     f = await consoleField(t);
     report = await generateYesterdaysReport(t, f.admin.token, f.projectId);
   });
   afterAll(async () => stop?.());
 
-  it("an anh_reader lands on the reports, downloads one, and the browser's SHA-384 verifies it", async () => {
+  it("an anh_reader lands on the reports, downloads one, and the browser's SHA-384 verifies it", async (test) => {
     const g = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, g, log);
     await signIn(g.page, t.baseUrl, f.reader);
     await g.page.getByRole("heading", { name: "ANH reports", level: 1 }).waitFor();
     const row = g.page.locator(`[data-report="${report.id}"]`);
@@ -71,8 +80,9 @@ requirePeer("chromium", chromiumMissing).describe("the compliance pages, in chro
     await g.close();
   });
 
-  it("a supervisor marks a report as submitted; the API records who and when", async () => {
+  it("a supervisor marks a report as submitted; the API records who and when", async (test) => {
     const g = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, g, log);
     await signIn(g.page, t.baseUrl, f.supervisor);
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     await g.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Compliance" }).click();
@@ -92,14 +102,22 @@ requirePeer("chromium", chromiumMissing).describe("the compliance pages, in chro
     await g.close();
   });
 
-  it("an operator enters a movement, sees the API's refusal beside the field, and corrects it with a reason", async () => {
+  it("an operator enters a movement, sees the API's refusal beside the field, and corrects it with a reason", async (test) => {
     const g = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, g, log);
     await signIn(g.page, t.baseUrl, f.operador);
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    // The form shows before the list, which on a loaded machine arrives while the operator types.
+    // Held until the first field is filled, its render always comes mid-entry and must keep it.
+    const list = await holdFirstRequest(g.page, "GET", "/api/movements");
     await g.page.goto(`${t.baseUrl}/#/compliance/records?project=${f.projectId}&type=movements`);
     const form = g.page.getByTestId("record-form");
     await form.waitFor();
     await form.getByLabel("When").fill("2025-06-01T05:00");
+    await list.arrived;
+    list.release();
+    await g.page.getByText("No records of this type yet.").waitFor();
+    expect(await form.getByLabel("When").inputValue()).toBe("2025-06-01T05:00");
     await form.getByLabel("Movement type").selectOption("transfer");
     await form.getByLabel("Volume (bbl)").fill("-5");
     await form.getByLabel("Notes (optional)").fill("Tank 3 to LACT unit");
@@ -164,8 +182,9 @@ requirePeer("chromium", chromiumMissing).describe("the compliance pages, in chro
     await g.close();
   });
 
-  it("an anh_reader reads the records but has no form and no corrections", async () => {
+  it("an anh_reader reads the records but has no form and no corrections", async (test) => {
     const g = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, g, log);
     await signIn(g.page, t.baseUrl, f.reader);
     await g.page.getByRole("heading", { name: "ANH reports", level: 1 }).waitFor();
     await g.page.getByRole("link", { name: "Operational records" }).click();
@@ -175,8 +194,9 @@ requirePeer("chromium", chromiumMissing).describe("the compliance pages, in chro
     await g.close();
   });
 
-  it("the audit log shows the correction; an admin verifies the chain, a supervisor cannot", async () => {
+  it("the audit log shows the correction; an admin verifies the chain, a supervisor cannot", async (test) => {
     const g = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, g, log);
     await signIn(g.page, t.baseUrl, f.admin);
     await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     await g.page.goto(`${t.baseUrl}/#/compliance/audit`);
@@ -200,6 +220,7 @@ requirePeer("chromium", chromiumMissing).describe("the compliance pages, in chro
     await g.close();
 
     const s = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, s, log);
     await signIn(s.page, t.baseUrl, f.supervisor);
     await s.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
     await s.page.goto(`${t.baseUrl}/#/compliance/audit`);

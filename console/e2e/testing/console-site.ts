@@ -2,17 +2,35 @@ import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 import { launchChromium } from "../../../scripts/testing/chromium.ts";
 import { builtConsole } from "../../../scripts/testing/console-build.ts";
+import { createLogger } from "../../../server/logger.ts";
 import { totpCode } from "../../../server/services/auth/totp.ts";
 import { TestServer } from "../../../server/testing/harness.ts";
 
-/** A real server serving the console built from this checkout, and Debian's chromium. */
-export async function startSite(): Promise<{ t: TestServer; browser: Browser; stop(): Promise<void> }> {
+/** Lines of the server's log kept for a failing test to print (explainFailure). */
+const LOG_TAIL = 40;
+
+/**
+ * A real server serving the console built from this checkout, and Debian's chromium. `log` holds
+ * the server's last log lines (one per request).
+ */
+export async function startSite(): Promise<{
+  t: TestServer;
+  browser: Browser;
+  log: readonly string[];
+  stop(): Promise<void>;
+}> {
   const { dir } = await builtConsole();
-  const t = await TestServer.start({ CONSOLE_DIR: dir });
+  const log: string[] = [];
+  const logger = createLogger("info", (line) => {
+    log.push(line.trimEnd());
+    if (log.length > LOG_TAIL) log.shift();
+  });
+  const t = await TestServer.start({ CONSOLE_DIR: dir }, { logger });
   const browser = await launchChromium();
   return {
     t,
     browser,
+    log,
     stop: async () => {
       await browser.close();
       await t.stop();

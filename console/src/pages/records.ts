@@ -157,6 +157,11 @@ function renderRecords(host: HTMLElement, ctx: PageContext, params: RouteParams)
                   ? html`<section><h2>${i18n.t(form.correcting ? "records.correctTitle" : "records.newTitle")}</h2>
                     ${recordForm(form, assets, i18n, {
                       submit: (values) => void save(values),
+                      // Kept without rendering: the inputs show them already, and a later render
+                      // (the list arriving) would otherwise put back what was there before (live()).
+                      edit: (values) => {
+                        form = { ...form, values };
+                      },
                       cancel: () => {
                         form = { type, values: new Map(), correcting: null, errors: new Map(), busy: false };
                         error = null;

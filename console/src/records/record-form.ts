@@ -62,6 +62,13 @@ function fieldView(
   </div>`;
 }
 
+/** The inputs' current values, by name. */
+function readForm(form: HTMLFormElement): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const [name, value] of new FormData(form)) if (typeof value === "string") values.set(name, value);
+  return values;
+}
+
 /**
  * The entry form of one record type, or the correction of one record: the same fields, filled
  * with the record's values, and the reason. Browser validation is off (novalidate): the API's
@@ -71,17 +78,22 @@ export function recordForm(
   state: RecordFormState,
   assets: readonly Asset[],
   i18n: I18n,
-  handlers: { submit(values: Map<string, string>): void; cancel(): void },
+  handlers: {
+    submit(values: Map<string, string>): void;
+    /** Any input changed: the values so far, to render the form with from then on. */
+    edit(values: Map<string, string>): void;
+    cancel(): void;
+  },
 ): TemplateResult {
   const { type, values, errors, correcting } = state;
   const submit = (e: SubmitEvent) => {
     e.preventDefault();
-    const form = new FormData(e.target as HTMLFormElement);
-    const read = new Map<string, string>();
-    for (const [name, value] of form) if (typeof value === "string") read.set(name, value);
-    handlers.submit(read);
+    if (e.currentTarget instanceof HTMLFormElement) handlers.submit(readForm(e.currentTarget));
   };
-  return html`<form class="record-form" novalidate @submit=${submit} data-testid="record-form">
+  const edit = (e: Event) => {
+    if (e.currentTarget instanceof HTMLFormElement) handlers.edit(readForm(e.currentTarget));
+  };
+  return html`<form class="record-form" novalidate @submit=${submit} @input=${edit} data-testid="record-form">
     ${
       correcting
         ? html`<p class="notice">${i18n.t("records.correcting", { record: correcting.label })}</p>`
