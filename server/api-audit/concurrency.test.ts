@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
+import { describe, expect, it } from "vitest";
+import { auditSetup } from "./fixtures.ts";
 import { contractProblems, responseProblems, send } from "./http-audit.ts";
-import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
+import type { Operation } from "./openapi-model.ts";
 import { baseInput, buildRequest } from "./requests.ts";
 
 /*
@@ -13,8 +13,8 @@ import { baseInput, buildRequest } from "./requests.ts";
  * users given one email, two corrections of one record, one alias on two devices of one asset.
  */
 
-const t = await startAuditServer();
-const operations = apiOperations(await fetchDocument(t));
+const audit = await auditSetup();
+const { t, operations } = audit;
 
 /** How many copies of a request run at once. */
 const AT_ONCE = 6;
@@ -38,16 +38,6 @@ const deletes = operations
   .filter((op) => op.method === "DELETE")
   .sort((a, b) => DELETE_ORDER.indexOf(a.path) - DELETE_ORDER.indexOf(b.path));
 
-let token = "";
-let ids: ReturnType<typeof idSource>;
-
-beforeAll(async () => {
-  token = (await t.admin()).token;
-  ids = idSource(await buildTree(t, "A"), t.clock.now().getTime());
-}, 60_000);
-
-afterAll(() => t.stop());
-
 it("covers the API's write operations", () => {
   expect(writes.length).toBeGreaterThan(40);
   expect(deletes.length).toBeGreaterThan(5);
@@ -55,8 +45,8 @@ it("covers the API's write operations", () => {
 
 /** Sends `op`'s smallest valid request AT_ONCE times at once: the statuses, and what is wrong. */
 async function raced(op: Operation): Promise<{ statuses: number[]; problems: string[] }> {
-  const request = buildRequest(op, baseInput(op, ids, token));
-  const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => send(t, request, token)));
+  const request = buildRequest(op, baseInput(op, audit.ids, audit.token));
+  const answers = await Promise.all(Array.from({ length: AT_ONCE }, () => send(t, request, audit.token)));
   const problems = answers.flatMap((res, i) =>
     [...contractProblems(res), ...responseProblems(op, res)].map((p) => `copy ${i + 1}: ${p}`),
   );

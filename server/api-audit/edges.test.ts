@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AUTH_BODY_MAX_BYTES, REQUEST_BODY_MAX_BYTES } from "../http/body-limit.ts";
-import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
+import { auditSetup } from "./fixtures.ts";
 import { contractProblems, inGroups, send } from "./http-audit.ts";
-import { apiOperations, fetchDocument, fillPath } from "./openapi-model.ts";
+import { fillPath } from "./openapi-model.ts";
 import { baseInput } from "./requests.ts";
 
 /*
@@ -11,17 +11,8 @@ import { baseInput } from "./requests.ts";
  * headers; spec §7: every error is {error, message}; never a 5xx.
  */
 
-const t = await startAuditServer();
-const operations = apiOperations(await fetchDocument(t));
-let token = "";
-let ids: ReturnType<typeof idSource>;
-
-beforeAll(async () => {
-  token = (await t.admin()).token;
-  ids = idSource(await buildTree(t, "A"), t.clock.now().getTime());
-}, 60_000);
-
-afterAll(() => t.stop());
+const audit = await auditSetup();
+const { t, operations } = audit;
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 
@@ -31,14 +22,18 @@ describe("methods a path does not declare", () => {
     for (const op of operations) byPath.set(op.path, (byPath.get(op.path) ?? new Set()).add(op.method));
     const probes = [...byPath].flatMap(([path, declared]) => {
       const op = operations.find((o) => o.path === path);
-      const values = op ? baseInput(op, ids).pathValues : {};
+      const values = op ? baseInput(op, audit.ids).pathValues : {};
       return METHODS.filter((m) => !declared.has(m)).map((method) => ({
         method,
         path: fillPath(path, values),
       }));
     });
     const problems = await inGroups(probes, 8, async ({ method, path }) => {
-      const res = await send(t, { method, path, ...(method === "GET" ? {} : { rawBody: "{}" }) }, token);
+      const res = await send(
+        t,
+        { method, path, ...(method === "GET" ? {} : { rawBody: "{}" }) },
+        audit.token,
+      );
       const found = contractProblems(res);
       if (res.status < 400) found.push(`answered ${res.status}: an operation the document does not list`);
       return found.map((p) => `${method} ${path}: ${p}`);
@@ -67,7 +62,7 @@ describe("HEAD, OPTIONS, root and unknown paths", () => {
       { method: "GET", path: `/api/edge/projects?${"q=1&".repeat(2000)}` },
     ];
     const problems = await inGroups(probes, 8, async ({ method, path }) => {
-      const res = await send(t, { method, path }, token);
+      const res = await send(t, { method, path }, audit.token);
       // HEAD carries no body to check; its headers still count.
       const found =
         method === "HEAD"
@@ -121,12 +116,12 @@ describe("bodies too large to read", () => {
 
   it("are refused with 413 everywhere else above the largest body an operation takes", async () => {
     const res = await t.request("/api/edge/projects", {
-      token,
+      token: audit.token,
       rawBody: JSON.stringify({ name: "n".repeat(REQUEST_BODY_MAX_BYTES) }),
     });
     expect(res.status).toBe(413);
     expect(contractProblems(res)).toEqual([]);
-    const streamed = await postStream("/api/edge/projects", REQUEST_BODY_MAX_BYTES + 1024, token);
+    const streamed = await postStream("/api/edge/projects", REQUEST_BODY_MAX_BYTES + 1024, audit.token);
     expect(streamed.status).toBe(413);
     await streamed.body?.cancel();
   });

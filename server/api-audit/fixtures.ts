@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { AGENT_MANIFEST_FILE } from "../../shared/distribution/agent-manifest.ts";
 import { writeAgentDistFixture } from "../testing/agent-dist-fixture.ts";
 import { type ApiResponse, TestServer } from "../testing/harness.ts";
-import { segmentBefore } from "./openapi-model.ts";
+import { apiOperations, fetchDocument, type Operation, segmentBefore } from "./openapi-model.ts";
 import type { IdSource } from "./requests.ts";
 
 export const ASSET_TYPES = ["well", "tank", "pipeline", "station", "meter"] as const;
@@ -324,5 +325,45 @@ export function idSource(tree: ProjectTree, nowMs: number): IdSource {
       return idOfKind(tree, kind);
     },
     pathId: (path, name) => idOfKind(tree, kindOfPathParam(path, name)),
+  };
+}
+
+/** The audit server, its document's operations, and the superadmin's token and ids of tree "A". */
+export type AuditSetup = {
+  t: TestServer;
+  operations: Operation[];
+  /** Set by a beforeAll: read it inside tests, not while they are collected. */
+  readonly token: string;
+  /** Set by a beforeAll, as the token. */
+  readonly ids: IdSource;
+};
+
+/**
+ * The setup the whole-API audits share: the server and its operations at once (describe.each
+ * needs them to collect), the superadmin's token and tree "A" before the tests, the stop after.
+ */
+export async function auditSetup(): Promise<AuditSetup> {
+  const t = await startAuditServer();
+  const operations = apiOperations(await fetchDocument(t));
+  let token: string | undefined;
+  let ids: IdSource | undefined;
+  beforeAll(async () => {
+    token = (await t.admin()).token;
+    ids = idSource(await buildTree(t, "A"), t.clock.now().getTime());
+  }, 60_000);
+  afterAll(() => t.stop());
+  const ready = <T>(value: T | undefined, what: string): T => {
+    if (value === undefined) throw new Error(`auditSetup: ${what} is read before beforeAll set it`);
+    return value;
+  };
+  return {
+    t,
+    operations,
+    get token() {
+      return ready(token, "the token");
+    },
+    get ids() {
+      return ready(ids, "ids");
+    },
   };
 }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { badInputCases } from "./bad-inputs.ts";
-import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
+import { auditSetup } from "./fixtures.ts";
 import { caseProblems, contractProblems, inGroups, responseProblems, send } from "./http-audit.ts";
-import { apiOperations, fetchDocument, type Operation } from "./openapi-model.ts";
+import type { Operation } from "./openapi-model.ts";
 import { baseInput, buildRequest } from "./requests.ts";
 
 /*
@@ -14,21 +14,11 @@ import { baseInput, buildRequest } from "./requests.ts";
  * the field (CONTRIBUTING). A new endpoint is covered as soon as it is in the document.
  */
 
-const t = await startAuditServer();
-const operations = apiOperations(await fetchDocument(t));
+const audit = await auditSetup();
+const { t, operations } = audit;
 
 /** Ending the superadmin's own session would end the audit's. */
 const SKIPPED = new Set(["POST /api/auth/logout"]);
-
-let token = "";
-let ids: ReturnType<typeof idSource>;
-
-beforeAll(async () => {
-  token = (await t.admin()).token;
-  ids = idSource(await buildTree(t, "A"), t.clock.now().getTime());
-}, 60_000);
-
-afterAll(() => t.stop());
 
 describe("the document", () => {
   it("lists the API's operations; each protected one declares 401, each with input 400", () => {
@@ -49,15 +39,15 @@ describe.each(operations.filter((op) => !SKIPPED.has(op.id)).map((op): [string, 
     // A valid DELETE would remove the fixture the other cases name; deletion has its own tests.
     if (op.method !== "DELETE") {
       it("answers its smallest valid request without a server error", async () => {
-        const res = await send(t, buildRequest(op, baseInput(op, ids, token)), token);
+        const res = await send(t, buildRequest(op, baseInput(op, audit.ids, audit.token)), audit.token);
         expect([...contractProblems(res), ...responseProblems(op, res)]).toEqual([]);
       });
     }
 
     it("refuses every generated bad input with a 4xx in the error shape", async () => {
-      const cases = badInputCases(op, ids, token);
+      const cases = badInputCases(op, audit.ids, audit.token);
       const problems = (
-        await inGroups(cases, 8, async (c) => caseProblems(c, await send(t, c.request, token)))
+        await inGroups(cases, 8, async (c) => caseProblems(c, await send(t, c.request, audit.token)))
       ).flat();
       // A `__proto__` key in a body must not reach Object.prototype of the (same-process) server.
       expect(Object.hasOwn(Object.prototype, "auditPolluted")).toBe(false);
@@ -79,7 +69,7 @@ describe("after the sweep", () => {
     const fresh = (await t.admin()).token;
     const res = await t.request("/api/anh/reports/generate", {
       token: fresh,
-      body: { project_id: ids.idFor("project_id"), report_date: day },
+      body: { project_id: audit.ids.idFor("project_id"), report_date: day },
     });
     expect(contractProblems(res)).toEqual([]);
     expect([201, 409], res.text).toContain(res.status);
@@ -89,7 +79,7 @@ describe("after the sweep", () => {
     const fresh = (await t.admin()).token;
     const reads = operations.filter((op) => op.method === "GET");
     const problems = await inGroups(reads, 6, async (op) => {
-      const res = await send(t, buildRequest(op, baseInput(op, ids, fresh)), fresh);
+      const res = await send(t, buildRequest(op, baseInput(op, audit.ids, fresh)), fresh);
       return [...contractProblems(res), ...responseProblems(op, res)].map((p) => `${op.id}: ${p}`);
     });
     expect(problems.flat()).toEqual([]);
