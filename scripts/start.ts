@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { stop as stopEsbuild } from "esbuild";
 import { loadServerConfig, type ServerConfig } from "../server/config.ts";
+import { withServerNodeOptions } from "../server/node-options.ts";
 import { buildConsole } from "./build/console-bundle.ts";
 import { provisionDemo } from "./demo/provision.ts";
 import { banner, probeBaseUrl, publicBaseUrl } from "./start/banner.ts";
@@ -90,7 +91,7 @@ const serverEnv = { LOG_FORMAT: "text", REQUEST_LOG_FILE: requestLogFile, ...env
 
 const supervisor = new Supervisor(say);
 const abort = new AbortController();
-supervisor.start(program("server", "server/main.ts", serverEnv));
+supervisor.start(program("server", "server/main.ts", withServerNodeOptions(serverEnv)));
 
 // The programs run in their own process groups (supervisor.ts): a closed terminal (SIGHUP) must
 // stop them too, and so must this process ending any other way.

@@ -2,6 +2,7 @@ import { type ChildProcess, fork } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { SERVER_NODE_OPTIONS } from "../../server/node-options.ts";
 import { ask } from "./ipc.ts";
 
 // `npm run bench -- ws [--clients 1000] [--rate 150] [--duration 10] [--warmup 3] [--runs 3] [--readings 5]`
@@ -74,7 +75,8 @@ function quit(proc: ChildProcess): Promise<void> {
 }
 
 async function oneRun(options: Options, gc: boolean): Promise<RunResult> {
-  const server = child("./ws/server.ts", gc ? ["--expose-gc"] : []);
+  // Node's options as production runs the server (server/node-options.ts).
+  const server = child("./ws/server.ts", [SERVER_NODE_OPTIONS, ...(gc ? ["--expose-gc"] : [])]);
   const clients = child("./ws/clients.ts");
   try {
     const { url, rssMb: rssIdleMb } = await ask<{ url: string; rssMb: number }>(server, { type: "start" });

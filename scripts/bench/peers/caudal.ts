@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { withServerNodeOptions } from "../../../server/node-options.ts";
 import { freePort } from "../../testing/free-port.ts";
 import type { BenchBackend, BenchDatabase } from "../backend.ts";
 import { Program } from "./program.ts";
@@ -65,7 +66,14 @@ export class CaudalSide {
       ...database?.env,
       ...extraEnv,
     };
-    const program = new Program("caudal-server", process.execPath, [MAIN], env, join(root, "server.log"));
+    // As production starts it (server/node-options.ts); a --caudal-env NODE_OPTIONS comes after.
+    const program = new Program(
+      "caudal-server",
+      process.execPath,
+      [MAIN],
+      withServerNodeOptions(env),
+      join(root, "server.log"),
+    );
     const side = new CaudalSide(
       root,
       `http://127.0.0.1:${port}`,
