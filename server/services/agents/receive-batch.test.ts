@@ -49,6 +49,14 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     alarms: [],
   });
 
+  /** One batch of `agentId` with `points` of variable "flow" of `assetId`. */
+  const flowBatch = (
+    seq: number,
+    assetId: string,
+    agentId: ReturnType<typeof randomUUID>,
+    ...points: [number, number][]
+  ) => batchOf(seq, [{ asset_id: assetId, variable: "flow", points }], agentId);
+
   it("stores the batch's series as one event; per asset and instant, every variable of that instant", async () => {
     const ts = t.clock.now().getTime() - 60_000;
     const events: TelemetryEvent[] = [];
@@ -106,20 +114,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
   it("acknowledges a seq already committed as a duplicate and stores nothing again", async () => {
     const agentId = randomUUID();
     const ts = t.clock.now().getTime() - 30_000;
-    const batch = batchOf(
-      7,
-      [
-        {
-          asset_id: wellB,
-          variable: "flow",
-          points: [
-            [ts, 10],
-            [ts + 1, 11],
-          ],
-        },
-      ],
-      agentId,
-    );
+    const batch = flowBatch(7, wellB, agentId, [ts, 10], [ts + 1, 11]);
     const first = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     const stored = await rawRows(wellB);
     const again = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
@@ -231,24 +226,12 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     expect(ack.error).toContain(unknown);
     expect(await rawRows(elsewhere)).toBe(0);
   });
+
   it("forgets a batch's record after a day; sent again then, it is stored once and acknowledged", async () => {
     const agentId = randomUUID();
     const well = await t.asset(projectId);
     const ts = t.clock.now().getTime() - 30_000;
-    const batch = batchOf(
-      3,
-      [
-        {
-          asset_id: well,
-          variable: "flow",
-          points: [
-            [ts, 1],
-            [ts + 1, 2],
-          ],
-        },
-      ],
-      agentId,
-    );
+    const batch = flowBatch(3, well, agentId, [ts, 1], [ts + 1, 2]);
     const receive = () => receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
     expect(await receive()).toMatchObject({ accepted: 2, duplicate: false });
     // A day less a minute on, the record is kept: still a duplicate.
