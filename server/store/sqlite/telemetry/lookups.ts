@@ -20,7 +20,7 @@ const FORGET_SERIES = "caudal_telemetry_forget_series";
 const TRIGGERS = {
   caudal_telemetry_asset_deleted: `AFTER DELETE ON main.assets BEGIN SELECT ${FORGET_ASSET}(OLD.id); END`,
   caudal_telemetry_asset_moved: `AFTER UPDATE OF project_id ON main.assets BEGIN SELECT ${FORGET_ASSET}(OLD.id); END`,
-  caudal_telemetry_series_deleted: `AFTER DELETE ON main.telemetry_series BEGIN SELECT ${FORGET_SERIES}(OLD.asset_id, OLD.variable); END`,
+  caudal_telemetry_series_deleted: `AFTER DELETE ON main.telemetry_series BEGIN SELECT ${FORGET_SERIES}(OLD.asset_id, OLD.variable, OLD.id); END`,
 } as const;
 
 /**
@@ -32,6 +32,7 @@ export class TelemetryLookups {
   readonly #sqlite: Sqlite;
   readonly #projectOfAsset = new Map<string, string>();
   readonly #series = new Map<string, Map<string, SeriesEntry>>();
+  readonly #seriesDeleted = new Set<(seriesId: number) => void>();
   #selectAsset: Statement<[string], { project_id: string }> | undefined;
   #selectSeries: Statement<[string, string], SeriesRow> | undefined;
   #installed = false;
@@ -59,10 +60,11 @@ export class TelemetryLookups {
         if (typeof assetId === "string") this.forgetAsset(assetId);
         return null;
       });
-      db.function(FORGET_SERIES, (assetId: unknown, variable: unknown) => {
+      db.function(FORGET_SERIES, (assetId: unknown, variable: unknown, id: unknown) => {
         if (typeof assetId === "string" && typeof variable === "string") {
           this.#series.get(assetId)?.delete(variable);
         }
+        if (typeof id === "number") for (const listener of this.#seriesDeleted) listener(id);
         return null;
       });
       for (const [name, body] of Object.entries(TRIGGERS)) {
@@ -90,6 +92,15 @@ export class TelemetryLookups {
     this.#dataVersion = version;
     this.clear();
     return true;
+  }
+
+  /**
+   * Calls `listener` with the id of each series this connection deletes (with the triggers
+   * installed), as the delete runs; it may yet roll back. Returns the unsubscribe.
+   */
+  onSeriesDeleted(listener: (seriesId: number) => void): () => void {
+    this.#seriesDeleted.add(listener);
+    return () => this.#seriesDeleted.delete(listener);
   }
 
   uninstall(): void {

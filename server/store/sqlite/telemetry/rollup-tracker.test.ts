@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BucketBuilder } from "../../telemetry/buckets.ts";
 import { type DatabaseHandle, openDatabase } from "../client.ts";
 import { ROLLUP_SERIES_PER_TRANSACTION, RollupTracker } from "./rollup-tracker.ts";
 
@@ -47,5 +48,36 @@ describe("roll-up tracker", () => {
     // Each series: values id, id+1, id+2 in one 5-minute bucket.
     const total = Array.from({ length: series }, (_, i) => 3 * (i + 1) + 3).reduce((a, b) => a + b, 0);
     expect(rolled).toEqual({ n: series, points: 3 * series, total });
+  });
+
+  it("a roll-up between a commit and its report rebuilds the buckets that commit touched", () => {
+    const id = 900_001;
+    const start = Date.UTC(2026, 10, 2);
+    const insert = handle.sqlite.prepare("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)");
+    const folded = (points: [number, number][]) => {
+      const b = new BucketBuilder();
+      for (const [ts, value] of points) b.add(ts, value);
+      return b.buckets;
+    };
+    const tracker = new RollupTracker(handle.sqlite);
+    const from = tracker.stateOf(id).rolledTo;
+    // Commit A stores and reports three readings; commit B stores one between them…
+    const a: [number, number][] = [
+      [start + 10_000, 1],
+      [start + 30_000, 2],
+      [start + 50_000, 3],
+    ];
+    for (const [ts, v] of a) insert.run(id, ts, v);
+    tracker.deferred(id, from, folded(a), start + 50_000);
+    insert.run(id, start + 20_000, 4);
+    // …and a roll-up runs before B reports it, from A's folded readings alone.
+    while (!tracker.step());
+    tracker.deferred(id, from, folded([[start + 20_000, 4]]), start + 20_000);
+    while (!tracker.step());
+
+    const bucket = handle.sqlite
+      .prepare("SELECT count, sum, min, max FROM telemetry_rollup_5m WHERE series_id = ?")
+      .all(id);
+    expect(bucket).toEqual([{ count: 4, sum: 10, min: 1, max: 4 }]);
   });
 });

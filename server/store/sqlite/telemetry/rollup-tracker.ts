@@ -1,5 +1,13 @@
+import type { Bucket } from "../../telemetry/buckets.ts";
 import type { Sqlite } from "../client.ts";
-import { type RollupState, RollupStatements, readRollupState, rollUpSeries } from "./rollups.ts";
+import { FoldedReadings } from "./folded-readings.ts";
+import {
+  mergeBuckets,
+  type RollupState,
+  RollupStatements,
+  readRollupState,
+  rollUpSeries,
+} from "./rollups.ts";
 
 /** Raw rows read per roll-up transaction: short enough not to hold up ingest. */
 export const ROLLUP_ROWS_PER_TRANSACTION = 5_000;
@@ -20,6 +28,12 @@ export const ROLLUP_SERIES_PER_TRANSACTION = 200;
  * series instead of three, which is what bounds ingest (DESIGN.md, Storage). Readings older than
  * the watermark (backfill) are merged into the rollups in their own commit.
  *
+ * A series that was rolled up when a commit deferred readings of it also keeps them folded in
+ * memory (FoldedReadings, added by every later commit), and its roll-up merges those buckets
+ * without reading anything back. Any doubt that memory holds every stored reading from the
+ * watermark on (a series pending since a restart, a roll-up cut short, another process's commit,
+ * a deleted series) drops it, and the pass reads the readings back as before.
+ *
  * Nothing of this is stored: after a restart each series' state is read back from the rollups and
  * raw rows themselves (readRollupState), so a crash between a commit and its roll-up loses nothing,
  * and since rollups are derived from raw rows, which are unique per millisecond, nothing is ever
@@ -30,6 +44,8 @@ export class RollupTracker {
   readonly #stmts: RollupStatements;
   readonly #states = new Map<number, RollupState>();
   readonly #pending = new Set<number>();
+  /** Pending series whose deferred readings are all folded in memory. */
+  readonly #folded = new Map<number, FoldedReadings>();
 
   /** `beforeRead`: see SeriesPoints (the telemetry service's empties the inbox). */
   constructor(sqlite: Sqlite, beforeRead?: () => void) {
@@ -69,19 +85,53 @@ export class RollupTracker {
     if (rolledTo > state.rolledTo) this.#states.set(seriesId, { rolledTo, replaceFrom: state.replaceFrom });
   }
 
-  /** A commit stored readings at or after the watermark (call after the commit). */
+  /** The series has stored readings at or after the watermark that are to be read back. */
   markPending(seriesId: number): void {
+    this.#folded.delete(seriesId);
     this.#pending.add(seriesId);
+  }
+
+  /**
+   * A commit stored readings at or after the watermark (call after the commit): `from` is the
+   * watermark that commit saw, `buckets` (ascending) and `newest` those readings folded.
+   */
+  deferred(seriesId: number, from: number, buckets: readonly Bucket[], newest: number): void {
+    const state = this.stateOf(seriesId);
+    if (state.rolledTo !== from) {
+      // A roll-up ran between the commit and this call and may have counted some of these
+      // readings and not others: the buckets from the first of them on are rebuilt from storage.
+      const first = buckets[0]?.start ?? from;
+      const replaceFrom = Math.min(state.replaceFrom ?? first, first);
+      this.#states.set(seriesId, { rolledTo: state.rolledTo, replaceFrom });
+      this.markPending(seriesId);
+      return;
+    }
+    const folded = this.#folded.get(seriesId);
+    if (folded) folded.add(buckets, newest);
+    else if (!this.#pending.has(seriesId) && state.replaceFrom === null) {
+      // Nothing stored from the watermark on but these readings: memory holds them all.
+      const fresh = new FoldedReadings(from);
+      fresh.add(buckets, newest);
+      this.#folded.set(seriesId, fresh);
+    }
+    this.#pending.add(seriesId);
+  }
+
+  /** Another process may have written readings: every pending series is read back. */
+  unfoldAll(): void {
+    this.#folded.clear();
   }
 
   forget(seriesId: number): void {
     this.#states.delete(seriesId);
     this.#pending.delete(seriesId);
+    this.#folded.delete(seriesId);
   }
 
   clear(): void {
     this.#states.clear();
     this.#pending.clear();
+    this.#folded.clear();
   }
 
   /** One roll-up transaction over pending series, up to `maxRows` raw rows. True when none remain. */
@@ -129,7 +179,16 @@ export class RollupTracker {
         let budget = maxRows;
         for (const id of seriesIds) {
           if (budget <= 0) break;
-          const r = rollUpSeries(this.#stmts, id, this.stateOf(id), budget);
+          const state = this.stateOf(id);
+          const folded = this.#folded.get(id);
+          if (folded && state.replaceFrom === null && state.rolledTo === folded.from) {
+            const buckets = folded.buckets();
+            mergeBuckets(this.#stmts, id, buckets);
+            budget -= buckets.length;
+            results.push({ id, state: { rolledTo: folded.newest + 1, replaceFrom: null }, done: true });
+            continue;
+          }
+          const r = rollUpSeries(this.#stmts, id, state, budget);
           budget -= r.rows;
           results.push({ id, state: r.state, done: r.done });
         }
@@ -137,6 +196,7 @@ export class RollupTracker {
       .immediate();
     for (const r of results) {
       this.#states.set(r.id, r.state);
+      this.#folded.delete(r.id);
       if (r.done) this.#pending.delete(r.id);
     }
   }

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { batchOfInstants, type TelemetryInstant } from "../../../../shared/telemetry/batch.ts";
 import { storedPoints, windowsOf } from "../../../testing/fixtures/telemetry-fixtures.ts";
@@ -195,5 +196,72 @@ describe("telemetry rollups", () => {
     // The start-up scan finds it without anyone touching the series.
     await expect.poll(() => rollups("telemetry_rollup_5m", asset).length, { timeout: 5_000 }).toBe(2);
     await expectConsistent(asset);
+  });
+
+  describe("readings folded by their commits", () => {
+    const seriesOf = (assetId: string) =>
+      (
+        sql().prepare("SELECT id FROM telemetry_series WHERE asset_id = ?").get(assetId) as {
+          id: number;
+        }
+      ).id;
+    /** Three commits of five readings of "v" each, a minute apart from `from`: left to the pass. */
+    const smallCommits = async (assetId: string, from: number) => {
+      for (let c = 0; c < 3; c++) {
+        const points = Array.from({ length: 5 }, (_, i): [number, number] => [
+          from + (c * 5 + i) * MIN,
+          c * 5 + i,
+        ]);
+        await t.server.telemetry.write({
+          source: "http",
+          series: [{ projectId, assetId, variable: "v", points }],
+        });
+      }
+    };
+
+    it("are merged by the roll-up pass without reading them back", async () => {
+      const asset = await t.asset(projectId);
+      const from = t.clock.now().getTime() - 60 * MIN;
+      await smallCommits(asset, from);
+      // The stored readings change behind the writer's back: a pass that read them back would
+      // roll up the new values, one that merges what the commits folded keeps the committed ones.
+      const id = seriesOf(asset);
+      sql().prepare("UPDATE telemetry_raw SET value = value + 1000 WHERE series_id = ?").run(id);
+      sql().prepare("UPDATE telemetry_inbox SET value = value + 1000 WHERE series_id = ?").run(id);
+      await t.server.telemetry.rollUpAll();
+      const rows = rollups("telemetry_rollup_5m", asset) as { count: number; sum: number }[];
+      expect(rows.reduce((n, r) => n + r.count, 0)).toBe(15);
+      expect(rows.reduce((n, r) => n + r.sum, 0)).toBe(105);
+    });
+
+    it("of a deleted series are dropped with it: no rollups outlive the series", async () => {
+      const asset = await t.asset(projectId);
+      await smallCommits(asset, t.clock.now().getTime() - 60 * MIN);
+      const id = seriesOf(asset);
+      sql().prepare("DELETE FROM telemetry_series WHERE id = ?").run(id);
+      await t.server.telemetry.rollUpAll();
+      const orphans = sql().prepare("SELECT count(*) AS n FROM telemetry_rollup_5m WHERE series_id = ?");
+      expect(orphans.get(id)).toEqual({ n: 0 });
+    });
+
+    it("are read back instead once another process has written to the database", async () => {
+      const asset = await t.asset(projectId);
+      const from = t.clock.now().getTime() - 60 * MIN;
+      await smallCommits(asset, from);
+      // An operator's sqlite3 shell adds a reading among the folded ones.
+      const other = new Database(sql().name);
+      try {
+        other
+          .prepare("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)")
+          .run(seriesOf(asset), from + 30_000, 500);
+      } finally {
+        other.close();
+      }
+      // The next commit notices (PRAGMA data_version), whatever series it writes.
+      await smallCommits(await t.asset(projectId), from);
+      await expectConsistent(asset);
+      const rows = rollups("telemetry_rollup_5m", asset) as { count: number }[];
+      expect(rows.reduce((n, r) => n + r.count, 0)).toBe(16);
+    });
   });
 });

@@ -1,3 +1,5 @@
+import type { BucketBuilder } from "../../telemetry/buckets.ts";
+
 /** A series touched by one commit. */
 export type Slot = {
   id: number;
@@ -10,8 +12,10 @@ export type Slot = {
   unitChanged: boolean;
   /** The series' roll-up watermark: stored readings before it are rolled up in this commit. */
   rolledTo: number;
-  /** Stored readings at or after the watermark, left to the roll-up pass. */
-  deferred: boolean;
+  /** Stored readings at or after the watermark, left to the roll-up pass, folded (ascending). */
+  deferred: BucketBuilder | undefined;
+  /** The newest of them. */
+  deferredNewest: number;
   /** This commit rolls up all of the series' readings it stores (see summarize). */
   rollsUp: boolean;
   /** Newest reading stored by this commit. */

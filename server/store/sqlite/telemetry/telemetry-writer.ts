@@ -62,6 +62,8 @@ type Running = {
   packer: TelemetryPacker;
   checkpointer: WalCheckpointer;
   timers: NodeJS.Timeout[];
+  /** Stops forgetting deleted series in the tracker. */
+  unwatch: () => void;
   host: TelemetryWriterHost;
   /** The connection's wal_autocheckpoint before start(), restored by stop(). */
   autocheckpoint: number;
@@ -126,6 +128,8 @@ export class SqliteTelemetryWriter {
     inbox.settle();
     const tracker = new RollupTracker(sqlite, inbox.settle);
     const lookups = this.#lookups;
+    // A deleted series' state (and folded readings) must not outlive it: its id may come back.
+    const unwatch = lookups.onSeriesDeleted((id) => tracker.forget(id));
     const commits = new GroupCommit(
       {
         sqlite,
@@ -139,7 +143,10 @@ export class SqliteTelemetryWriter {
         transaction: this.#transaction,
         // The triggers see this connection's changes; another process's are caught here.
         beforeWrite: () => {
-          if (lookups.clearIfChangedElsewhere()) inbox.suspectAll();
+          if (lookups.clearIfChangedElsewhere()) {
+            inbox.suspectAll();
+            tracker.unfoldAll();
+          }
         },
       },
       settings,
@@ -158,7 +165,17 @@ export class SqliteTelemetryWriter {
     ];
     for (const t of timers) t.unref();
     const packer = new TelemetryPacker(sqlite, tracker, young);
-    this.#running = { commits, inbox, tracker, packer, checkpointer, timers, host, autocheckpoint };
+    this.#running = {
+      commits,
+      inbox,
+      tracker,
+      packer,
+      checkpointer,
+      timers,
+      unwatch,
+      host,
+      autocheckpoint,
+    };
     // After a restart: the series whose roll-up a crash cut short (found before start() returns
     // when there are fewer than 500 series), the small blocks the packer is to join, then the
     // roll-up of those series.
@@ -191,6 +208,7 @@ export class SqliteTelemetryWriter {
     }
     await running.checkpointer.stop();
     if (this.#sqlite.open) this.#sqlite.pragma(`wal_autocheckpoint = ${running.autocheckpoint}`);
+    running.unwatch();
     this.#running = undefined;
     this.#stopping = false;
     this.#lookups.uninstall();

@@ -92,7 +92,8 @@ export function writeTelemetry(
         unit: entry ? entry.unit : (s.unit ?? null),
         unitChanged: false,
         rolledTo: tracker.stateOf(id).rolledTo,
-        deferred: false,
+        deferred: undefined,
+        deferredNewest: 0,
         rollsUp: false,
         newestTs: null,
         newestValue: 0,
@@ -218,7 +219,8 @@ export function writeTelemetry(
             : slot.committedLastTs;
         lookups.remember(slot.assetId, slot.variable, { id: slot.id, unit: slot.unit, lastTs });
         if (slot.rollsUp && slot.newestTs !== null) tracker.rolledUpTo(slot.id, slot.newestTs + 1);
-        else if (slot.deferred) tracker.markPending(slot.id);
+        else if (slot.deferred)
+          tracker.deferred(slot.id, slot.rolledTo, slot.deferred.buckets, slot.deferredNewest);
       }
     },
   };
@@ -312,7 +314,9 @@ function summarize(
       backfill ??= new BucketBuilder();
       backfill.add(ts, value);
     } else {
-      slot.deferred = true;
+      slot.deferred ??= new BucketBuilder();
+      slot.deferred.add(ts, value);
+      slot.deferredNewest = ts;
     }
     // Ascending ts within a series: the last stored row is the newest.
     slot.newestTs = ts;
