@@ -57,7 +57,8 @@ export class LiveValues {
         if (p && newest && p[0] >= newest[0]) newest = p;
       }
       if (!newest) continue;
-      const [ts, value] = newest;
+      const ts = newest[0];
+      const value = newest[1];
       const latest = asset.variables.get(s.variable);
       if (!latest) {
         asset.variables.set(s.variable, { ts, value, unit: s.unit ?? null, dirty: true });

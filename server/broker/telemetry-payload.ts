@@ -70,13 +70,24 @@ function fastSeries(s: unknown, checkedAsset: string | undefined): Series | unde
     return undefined;
   }
   if (!Array.isArray(points) || points.length === 0 || !points.every(isPoint)) return undefined;
+  // The parsed object itself when it has no other keys (as an agent sends it): what zod would return.
+  if (keyCount(s) === (unit === undefined ? 3 : 4)) return s as Series;
   return unit === undefined ? { asset_id, variable, points } : { asset_id, variable, unit, points };
+}
+
+/** Own enumerable keys, counted without building their array. */
+function keyCount(o: object): number {
+  let n = 0;
+  for (const k in o) if (Object.hasOwn(o, k)) n++;
+  return n;
 }
 
 /** [epoch ms, value]: a non-negative safe integer and a finite number, nothing more. */
 function isPoint(p: unknown): p is Point {
   if (!Array.isArray(p) || p.length !== 2) return false;
-  const [ts, value] = p;
+  // Indexed, not destructured: destructuring took an iterator object per point (heap profile).
+  const ts: unknown = p[0];
+  const value: unknown = p[1];
   return (
     typeof ts === "number" &&
     Number.isSafeInteger(ts) &&

@@ -7,6 +7,8 @@ import { publishAgentAlarms, type StoredAgentAlarms, storeAgentAlarms } from "./
 type Batch = Payload<"telemetry">;
 type Ack = Payload<"ack">;
 
+const NO_ALARMS: StoredAgentAlarms = { raised: [], cleared: [] };
+
 /**
  * A telemetry batch from an agent, through the same ingest service as HTTP. Its series are already
  * the batch shape: only the project is added, and the series of assets outside the project are
@@ -22,7 +24,7 @@ export async function receiveAgentBatch(
   projectId: string,
   batch: Batch,
 ): Promise<Ack> {
-  const foreign = new Set<string>();
+  let foreign: Set<string> | undefined;
   const series: BatchSeries[] = [];
   let points = 0;
   let ownAsset: string | undefined;
@@ -30,6 +32,7 @@ export async function receiveAgentBatch(
     points += s.points.length;
     if (s.asset_id !== ownAsset) {
       if ((await telemetry.projectOfAsset(s.asset_id)) !== projectId) {
+        foreign ??= new Set();
         foreign.add(s.asset_id);
         continue;
       }
@@ -42,30 +45,26 @@ export async function receiveAgentBatch(
     );
   }
   let duplicate = false;
-  let alarms: StoredAgentAlarms = { raised: [], cleared: [] };
+  let alarms: StoredAgentAlarms = NO_ALARMS;
+  const receivedAt = ctx.clock.now();
   // source "agent": the agent evaluated its rules at the edge; the server must not raise them again.
   const result = await telemetry.write(
     { source: "agent", series, sequence: { stream: `${projectId}/${batch.agent_id}`, seq: batch.seq } },
     {
       claim: async (tx) => {
-        duplicate = !(await tx.agents.recordBatch(
-          projectId,
-          batch.agent_id,
-          batch.seq,
-          points,
-          ctx.clock.now(),
-        ));
+        duplicate = !(await tx.agents.recordBatch(projectId, batch.agent_id, batch.seq, points, receivedAt));
         return !duplicate;
       },
+      // Most batches carry no transitions: no trip through the alarm ports for them.
       complete: async (tx) => {
-        alarms = await storeAgentAlarms(tx, ctx.clock.now(), projectId, batch.alarms);
+        if (batch.alarms.length > 0) alarms = await storeAgentAlarms(tx, receivedAt, projectId, batch.alarms);
       },
     },
   );
   if (duplicate) return { agent_id: batch.agent_id, seq: batch.seq, accepted: 0, duplicate: true };
   publishAgentAlarms(ctx, alarms);
   const ack: Ack = { agent_id: batch.agent_id, seq: batch.seq, accepted: result.accepted, duplicate: false };
-  if (foreign.size > 0) {
+  if (foreign) {
     // Acknowledged anyway: these points can never be stored (asset deleted or not in this project).
     ack.error = `points for ${foreign.size} asset(s) not in this project were discarded: ${[...foreign].slice(0, 5).join(", ")}`;
     ctx.logger.warn("agent batch had points for unknown assets", {

@@ -320,7 +320,9 @@ function withoutExpired(
   let expired = 0;
   let oldest = Number.POSITIVE_INFINITY;
   for (const s of batch.series) {
-    for (const [ts] of s.points) {
+    for (const point of s.points) {
+      // Indexed, not destructured: destructuring took an iterator object per point (heap profile).
+      const ts = point[0];
       if (ts < cutoff) expired++;
       else if (ts < oldest) oldest = ts;
     }

@@ -131,13 +131,14 @@ export function writeTelemetry(
       entryRow[entry] = row;
       const points = s.points;
       for (let k = 0; k < points.length; k++) {
-        const [ts, value] = at(points, k);
+        const point = at(points, k);
+        const ts = point[0];
         if (committedLastTs !== null && ts <= committedLastTs) holdsOlder = true;
         rowSlot[row] = slot;
         rowSeries[row] = seriesId;
         rowRun[row] = run;
         rowTs[row] = ts;
-        rowValue[row] = value;
+        rowValue[row] = point[1];
         row++;
       }
       entry++;
