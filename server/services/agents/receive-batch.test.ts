@@ -249,4 +249,40 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     expect(await rawRows(well)).toBe(2);
     expect(await records()).toBe(1);
   });
+
+  it("counts points toward the UTC month they were received in, across a month's end", async () => {
+    const usageProject = await t.project();
+    const well = await t.asset(usageProject);
+    const agentId = randomUUID();
+    const now = t.clock.now();
+    const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    const receive = async (seq: number) => {
+      const ts = t.clock.now().getTime();
+      await receiveAgentBatch(
+        t.server.context,
+        t.server.telemetry,
+        usageProject,
+        flowBatch(seq, well, agentId, [ts, seq]),
+      );
+    };
+    const moved = nextMonth - 5 - now.getTime();
+    t.clock.advance(moved);
+    try {
+      await receive(1);
+      t.clock.advance(10);
+      await receive(2);
+      await receive(3);
+    } finally {
+      t.clock.advance(-moved - 10);
+    }
+    const periods = await tableProbe(t.server).query<{ period: string; n: number }>(
+      "SELECT period, telemetry_points AS n FROM usage_counters WHERE project_id = ? ORDER BY period",
+      [usageProject],
+    );
+    const month = (ms: number) => new Date(ms).toISOString().slice(0, 7);
+    expect(periods).toEqual([
+      { period: month(nextMonth - 1), n: 1 },
+      { period: month(nextMonth), n: 2 },
+    ]);
+  });
 });

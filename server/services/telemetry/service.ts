@@ -72,6 +72,8 @@ export class TelemetryService {
   #retentionRun: Promise<number> | undefined;
   #packRun: Promise<PackTotals> | undefined;
   #stopping = false;
+  /** The UTC month of the last write, with its bounds: every write needs its billing period. */
+  #month = { from: 0, to: 0, period: "" };
 
   constructor(ctx: ServiceContext, options: Partial<TelemetryServiceOptions> = {}) {
     this.#ctx = ctx;
@@ -156,7 +158,7 @@ export class TelemetryService {
       return { accepted: 0, duplicates: 0, ...(expired ? { expired } : {}) };
     }
     // Billing counts a point in the UTC month it was received (spec §2, BillingUsage).
-    const written = await this.#store.write(kept, now.toISOString().slice(0, 7), tx);
+    const written = await this.#store.write(kept, this.#periodOf(now), tx);
     this.#totals.stored += written.result.accepted;
     this.#totals.duplicates += written.result.duplicates;
     if (oldest < this.packCutoff(now.getTime())) this.#coldWritten(running);
@@ -264,6 +266,16 @@ export class TelemetryService {
       });
     this.#packRun = run;
     return run;
+  }
+
+  /** The usage_counters period (YYYY-MM, UTC) of `at`. */
+  #periodOf(at: Date): string {
+    const ms = at.getTime();
+    if (ms >= this.#month.from && ms < this.#month.to) return this.#month.period;
+    const from = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+    const to = Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+    this.#month = { from, to, period: at.toISOString().slice(0, 7) };
+    return this.#month.period;
   }
 
   #require(): Running {

@@ -58,12 +58,20 @@ export function writeTelemetry(
 ): WriteOutcome {
   let entryCount = 0;
   let rowCount = 0;
+  let checkedAsset: string | undefined;
+  let checkedProject: string | undefined;
   for (const { batch } of jobs) {
     entryCount += batch.series.length;
     for (const s of batch.series) {
       rowCount += s.points.length;
       // Validated when the request arrived; the asset may have been deleted (or moved) since.
-      if (lookups.projectOf(s.assetId) !== s.projectId) throw notFound("asset");
+      // A batch's series mostly share one asset: it is looked up once (the key is a fresh string
+      // each time, hashed anew).
+      if (s.assetId !== checkedAsset || s.projectId !== checkedProject) {
+        if (lookups.projectOf(s.assetId) !== s.projectId) throw notFound("asset");
+        checkedAsset = s.assetId;
+        checkedProject = s.projectId;
+      }
     }
   }
 
