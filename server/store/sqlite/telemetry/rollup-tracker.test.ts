@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BucketBuilder } from "../../telemetry/buckets.ts";
 import { type DatabaseHandle, openDatabase } from "../client.ts";
 import { ROLLUP_SERIES_PER_TRANSACTION, RollupTracker } from "./rollup-tracker.ts";
 
@@ -54,25 +53,16 @@ describe("roll-up tracker", () => {
     const id = 900_001;
     const start = Date.UTC(2026, 10, 2);
     const insert = handle.sqlite.prepare("INSERT INTO telemetry_raw (series_id, ts, value) VALUES (?, ?, ?)");
-    const folded = (points: [number, number][]) => {
-      const b = new BucketBuilder();
-      for (const [ts, value] of points) b.add(ts, value);
-      return b.buckets;
-    };
     const tracker = new RollupTracker(handle.sqlite);
     const from = tracker.stateOf(id).rolledTo;
     // Commit A stores and reports three readings; commit B stores one between them…
-    const a: [number, number][] = [
-      [start + 10_000, 1],
-      [start + 30_000, 2],
-      [start + 50_000, 3],
-    ];
-    for (const [ts, v] of a) insert.run(id, ts, v);
-    tracker.deferred(id, from, folded(a), start + 50_000);
+    const a = [start + 10_000, start + 30_000, start + 50_000];
+    for (const [i, ts] of a.entries()) insert.run(id, ts, i + 1);
+    tracker.deferred(id, from, a, [1, 2, 3]);
     insert.run(id, start + 20_000, 4);
     // …and a roll-up runs before B reports it, from A's folded readings alone.
     while (!tracker.step());
-    tracker.deferred(id, from, folded([[start + 20_000, 4]]), start + 20_000);
+    tracker.deferred(id, from, [start + 20_000], [4]);
     while (!tracker.step());
 
     const bucket = handle.sqlite

@@ -1,4 +1,4 @@
-import type { Bucket } from "../../telemetry/buckets.ts";
+import { BUCKET_5M_MS } from "../../telemetry/buckets.ts";
 import type { Sqlite } from "../client.ts";
 import { FoldedReadings } from "./folded-readings.ts";
 import {
@@ -32,7 +32,8 @@ export const ROLLUP_SERIES_PER_TRANSACTION = 200;
  * memory (FoldedReadings, added by every later commit), and its roll-up merges those buckets
  * without reading anything back. Any doubt that memory holds every stored reading from the
  * watermark on (a series pending since a restart, a roll-up cut short, another process's commit,
- * a deleted series) drops it, and the pass reads the readings back as before.
+ * a deleted series), or that its sums are the read-back's (a commit with readings older than those
+ * folded), drops it, and the pass reads the readings back as before.
  *
  * Nothing of this is stored: after a restart each series' state is read back from the rollups and
  * raw rows themselves (readRollupState), so a crash between a commit and its roll-up loses nothing,
@@ -93,26 +94,28 @@ export class RollupTracker {
 
   /**
    * A commit stored readings at or after the watermark (call after the commit): `from` is the
-   * watermark that commit saw, `buckets` (ascending) and `newest` those readings folded.
+   * watermark that commit saw; `ts` (ascending) and `values`, those readings.
    */
-  deferred(seriesId: number, from: number, buckets: readonly Bucket[], newest: number): void {
+  deferred(seriesId: number, from: number, ts: readonly number[], values: readonly number[]): void {
     const state = this.stateOf(seriesId);
     if (state.rolledTo !== from) {
       // A roll-up ran between the commit and this call and may have counted some of these
       // readings and not others: the buckets from the first of them on are rebuilt from storage.
-      const first = buckets[0]?.start ?? from;
+      const t = ts[0] ?? from;
+      const first = t - (t % BUCKET_5M_MS);
       const replaceFrom = Math.min(state.replaceFrom ?? first, first);
       this.#states.set(seriesId, { rolledTo: state.rolledTo, replaceFrom });
       this.markPending(seriesId);
       return;
     }
     const folded = this.#folded.get(seriesId);
-    if (folded) folded.add(buckets, newest);
-    else if (!this.#pending.has(seriesId) && state.replaceFrom === null) {
+    if (folded) {
+      // Older than readings already folded: their sums could no longer be added in ts order.
+      if (!folded.add(ts, values)) this.#folded.delete(seriesId);
+    } else if (!this.#pending.has(seriesId) && state.replaceFrom === null) {
       // Nothing stored from the watermark on but these readings: memory holds them all.
       const fresh = new FoldedReadings(from);
-      fresh.add(buckets, newest);
-      this.#folded.set(seriesId, fresh);
+      if (fresh.add(ts, values)) this.#folded.set(seriesId, fresh);
     }
     this.#pending.add(seriesId);
   }
@@ -182,9 +185,8 @@ export class RollupTracker {
           const state = this.stateOf(id);
           const folded = this.#folded.get(id);
           if (folded && state.replaceFrom === null && state.rolledTo === folded.from) {
-            const buckets = folded.buckets();
-            mergeBuckets(this.#stmts, id, buckets);
-            budget -= buckets.length;
+            mergeBuckets(this.#stmts, id, folded.buckets);
+            budget -= folded.buckets.length;
             results.push({ id, state: { rolledTo: folded.newest + 1, replaceFrom: null }, done: true });
             continue;
           }

@@ -234,6 +234,30 @@ describe("telemetry rollups", () => {
       expect(rows.reduce((n, r) => n + r.sum, 0)).toBe(105);
     });
 
+    it("add up as a read-back would: one at a time in ts order, or read back when a commit goes back in time", async () => {
+      // 1e16 + 1 rounds back to 1e16 (the spacing of doubles there is 2): the order of additions shows.
+      const bucket = t.clock.now().getTime() - 60 * MIN;
+      const start = bucket - (bucket % (5 * MIN));
+      const write = (assetId: string, ...points: [number, number][]) =>
+        t.server.telemetry.write({ source: "http", series: [{ projectId, assetId, variable: "v", points }] });
+      const sumOf = async (assetId: string) => {
+        await t.server.telemetry.rollUpAll();
+        return (rollups("telemetry_rollup_5m", assetId) as { sum: number }[]).map((r) => r.sum);
+      };
+      // In order: ((1e16 + 1) + 1), not 1e16 + (1 + 1).
+      const inOrder = await t.asset(projectId);
+      await write(inOrder, [start + 1000, 1e16]);
+      await write(inOrder, [start + 2000, 1], [start + 3000, 1]);
+      expect(await sumOf(inOrder)).toEqual([1e16]);
+      // A commit older than the folded readings: summed in ts order (1e16 + 1) - 1e16, not in
+      // the order the commits came.
+      const late = await t.asset(projectId);
+      await write(late, [start + 1000, 1e16]);
+      await write(late, [start + 3000, -1e16]);
+      await write(late, [start + 2000, 1]);
+      expect(await sumOf(late)).toEqual([0]);
+    });
+
     it("of a deleted series are dropped with it: no rollups outlive the series", async () => {
       const asset = await t.asset(projectId);
       await smallCommits(asset, t.clock.now().getTime() - 60 * MIN);

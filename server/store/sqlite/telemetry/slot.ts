@@ -1,5 +1,3 @@
-import type { BucketBuilder } from "../../telemetry/buckets.ts";
-
 /** A series touched by one commit. */
 export type Slot = {
   id: number;
@@ -12,10 +10,8 @@ export type Slot = {
   unitChanged: boolean;
   /** The series' roll-up watermark: stored readings before it are rolled up in this commit. */
   rolledTo: number;
-  /** Stored readings at or after the watermark, left to the roll-up pass, folded (ascending). */
-  deferred: BucketBuilder | undefined;
-  /** The newest of them. */
-  deferredNewest: number;
+  /** Stored readings at or after the watermark, left to the roll-up pass (ascending ts). */
+  deferred: { ts: number[]; values: number[] } | undefined;
   /** This commit rolls up all of the series' readings it stores (see summarize). */
   rollsUp: boolean;
   /** Newest reading stored by this commit. */

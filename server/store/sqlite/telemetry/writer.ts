@@ -101,7 +101,6 @@ export function writeTelemetry(
         unitChanged: false,
         rolledTo: tracker.stateOf(id).rolledTo,
         deferred: undefined,
-        deferredNewest: 0,
         rollsUp: false,
         newestTs: null,
         newestValue: 0,
@@ -229,7 +228,7 @@ export function writeTelemetry(
         lookups.remember(slot.assetId, slot.variable, { id: slot.id, unit: slot.unit, lastTs });
         if (slot.rollsUp && slot.newestTs !== null) tracker.rolledUpTo(slot.id, slot.newestTs + 1);
         else if (slot.deferred)
-          tracker.deferred(slot.id, slot.rolledTo, slot.deferred.buckets, slot.deferredNewest);
+          tracker.deferred(slot.id, slot.rolledTo, slot.deferred.ts, slot.deferred.values);
       }
     },
   };
@@ -323,9 +322,9 @@ function summarize(
       backfill ??= new BucketBuilder();
       backfill.add(ts, value);
     } else {
-      slot.deferred ??= new BucketBuilder();
-      slot.deferred.add(ts, value);
-      slot.deferredNewest = ts;
+      slot.deferred ??= { ts: [], values: [] };
+      slot.deferred.ts.push(ts);
+      slot.deferred.values.push(value);
     }
     // Ascending ts within a series: the last stored row is the newest.
     slot.newestTs = ts;
