@@ -48,10 +48,17 @@ export class RollupTracker {
   /** Pending series whose deferred readings are all folded in memory. */
   readonly #folded = new Map<number, FoldedReadings>();
 
-  /** `beforeRead`: see SeriesPoints (the telemetry service's empties the inbox). */
-  constructor(sqlite: Sqlite, beforeRead?: () => void) {
+  readonly #beforeRollUp: () => void;
+
+  /**
+   * `beforeRead`: see SeriesPoints (the telemetry service's empties the inbox); `beforeRollUp`
+   * runs first in every roll-up transaction (the service's looks for other processes' commits,
+   * and calls unfoldAll() when it finds one).
+   */
+  constructor(sqlite: Sqlite, beforeRead?: () => void, beforeRollUp: () => void = () => undefined) {
     this.#sqlite = sqlite;
     this.#stmts = new RollupStatements(sqlite, beforeRead);
+    this.#beforeRollUp = beforeRollUp;
   }
 
   get statements(): RollupStatements {
@@ -179,6 +186,7 @@ export class RollupTracker {
     const results: { id: number; state: RollupState; done: boolean }[] = [];
     this.#sqlite
       .transaction(() => {
+        this.#beforeRollUp();
         let budget = maxRows;
         for (const id of seriesIds) {
           if (budget <= 0) break;

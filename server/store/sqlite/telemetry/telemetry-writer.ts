@@ -126,8 +126,16 @@ export class SqliteTelemetryWriter {
     const inbox = new TelemetryInbox(sqlite, statements, young, settings.blockPoints);
     // Rows a crash (or a kill) left in the inbox: stored points like any other, moved first.
     inbox.settle();
-    const tracker = new RollupTracker(sqlite, inbox.settle);
     const lookups = this.#lookups;
+    // The triggers see this connection's changes; another process's are caught here, before each
+    // write and each roll-up: what this process remembers of the tables may be stale.
+    const noticeOtherWriters = () => {
+      if (lookups.clearIfChangedElsewhere()) {
+        inbox.suspectAll();
+        tracker.unfoldAll();
+      }
+    };
+    const tracker: RollupTracker = new RollupTracker(sqlite, inbox.settle, noticeOtherWriters);
     // A deleted series' state (and folded readings) must not outlive it: its id may come back.
     const unwatch = lookups.onSeriesDeleted((id) => tracker.forget(id));
     const commits = new GroupCommit(
@@ -141,13 +149,7 @@ export class SqliteTelemetryWriter {
         totals: this.#totals,
         warn: (message, fields) => host.warn(message, fields),
         transaction: this.#transaction,
-        // The triggers see this connection's changes; another process's are caught here.
-        beforeWrite: () => {
-          if (lookups.clearIfChangedElsewhere()) {
-            inbox.suspectAll();
-            tracker.unfoldAll();
-          }
-        },
+        beforeWrite: noticeOtherWriters,
       },
       settings,
     );
