@@ -44,6 +44,6 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/health').then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 # server/main.ts closes every port and the database on SIGTERM (docker stop).
 STOPSIGNAL SIGTERM
-# server/node-options.ts: the young generation at 16 MB semi-spaces, whatever the host's memory.
-ENV NODE_OPTIONS=--max-semi-space-size=16
+# server/node-options.ts: the young generation at 32 MB semi-spaces, whatever the host's memory.
+ENV NODE_OPTIONS=--max-semi-space-size=32
 CMD ["node", "server/main.ts"]
