@@ -1,4 +1,4 @@
-import { BUCKET_5M_MS, type Bucket } from "../../telemetry/buckets.ts";
+import { type Bucket, BucketBuilder } from "../../telemetry/buckets.ts";
 
 /**
  * A pending series' deferred readings, folded into 5-minute buckets as the commits that stored
@@ -14,8 +14,7 @@ import { BUCKET_5M_MS, type Bucket } from "../../telemetry/buckets.ts";
 export class FoldedReadings {
   /** The roll-up watermark the readings were deferred from. */
   readonly from: number;
-  /** Ascending; only the last can still grow. */
-  readonly buckets: Bucket[] = [];
+  readonly #builder = new BucketBuilder();
   #newest = Number.NEGATIVE_INFINITY;
 
   constructor(from: number) {
@@ -27,6 +26,11 @@ export class FoldedReadings {
     return this.#newest;
   }
 
+  /** The buckets, ascending. */
+  get buckets(): readonly Bucket[] {
+    return this.#builder.buckets;
+  }
+
   /**
    * One commit's deferred readings of the series (ascending ts); false, folding nothing, when the
    * first is not newer than every reading already folded.
@@ -34,20 +38,7 @@ export class FoldedReadings {
   add(ts: readonly number[], values: readonly number[]): boolean {
     const first = ts[0];
     if (first === undefined || first <= this.#newest) return false;
-    let b = this.buckets.at(-1);
-    for (let i = 0; i < ts.length; i++) {
-      const t = ts[i] ?? 0;
-      const value = values[i] ?? 0;
-      const start = t - (t % BUCKET_5M_MS);
-      if (!b || b.start !== start) {
-        b = { start, count: 0, sum: 0, min: value, max: value };
-        this.buckets.push(b);
-      }
-      b.count++;
-      b.sum += value;
-      if (value < b.min) b.min = value;
-      if (value > b.max) b.max = value;
-    }
+    for (let i = 0; i < ts.length; i++) this.#builder.add(ts[i] ?? 0, values[i] ?? 0);
     this.#newest = ts.at(-1) ?? this.#newest;
     return true;
   }
