@@ -70,14 +70,14 @@ describe("buffer full: buffer_max_mb bounds the outbox while the server is unrea
       expect(all.reduce((n, d) => n + d.points, 0)).toBe(db.droppedPoints);
 
       const batches = await p.agentBatches(db.agentId);
-      const onServer = new Set(batches.map((b) => b.seq));
+      const onServer = new Set(batches.seqs);
       // Dropped while offline and never sent: gone for good.
       for (const d of droppedOffline.filter((d) => d.seq > sentBefore))
         expect(onServer.has(d.seq)).toBe(false);
       // A dropped batch may still be on the server when it was in flight (sent, ack not yet back):
       // the agent cannot know, so it counts it as dropped. Every batch not dropped arrived.
       const droppedButDelivered = all.filter((d) => onServer.has(d.seq));
-      expect(batches.map((b) => b.seq)).toEqual(
+      expect(batches.seqs).toEqual(
         seqRange(db.nextSeq - 1).filter((s) => onServer.has(s) || !all.some((d) => d.seq === s)),
       );
       // Once each: raw rows and rollups equal what the agent stored, minus what it dropped.
@@ -85,7 +85,7 @@ describe("buffer full: buffer_max_mb bounds the outbox while the server is unrea
         drained.stored_points - db.droppedPoints + droppedButDelivered.reduce((n, d) => n + d.points, 0);
       expect(await p.storedPoints()).toBe(delivered);
       expect(await p.rollupPoints()).toBe(delivered);
-      expect(batches.reduce((n, b) => n + b.points, 0)).toBe(delivered);
+      expect(batches.points).toBe(delivered);
     } finally {
       await agent.stop();
     }

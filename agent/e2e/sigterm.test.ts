@@ -52,7 +52,7 @@ describe("SIGTERM: the agent process stops cleanly", () => {
       // Nothing lost at stop: every seq is on the server or still queued in the agent's store.
       await sleep(200); // a batch in flight at SIGTERM may still be committing on the server
       const db = readAgentDb(dir);
-      const committed = new Set((await p.agentBatches(db.agentId)).map((b) => b.seq));
+      const committed = new Set((await p.agentBatches(db.agentId)).seqs);
       for (const seq of seqRange(db.nextSeq - 1)) {
         expect(committed.has(seq) || db.outboxSeqs.includes(seq), `seq ${seq}`).toBe(true);
       }
@@ -66,7 +66,7 @@ describe("SIGTERM: the agent process stops cleanly", () => {
       expect(after.storedPoints).toBe(drained.stored_points);
       expect(await p.storedPoints()).toBe(after.storedPoints);
       expect(await p.rollupPoints()).toBe(after.storedPoints);
-      expect((await p.agentBatches(after.agentId)).map((b) => b.seq)).toEqual(seqRange(after.nextSeq - 1));
+      expect((await p.agentBatches(after.agentId)).seqs).toEqual(seqRange(after.nextSeq - 1));
     } finally {
       if (agent.running) await agent.kill("SIGKILL");
       await observer.endAsync();

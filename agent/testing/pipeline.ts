@@ -192,12 +192,18 @@ export class Pipeline {
     return row?.n ?? 0;
   }
 
-  /** The batches the server committed for an agent (agent_batches), by seq ascending. */
-  agentBatches(agentId: string): Promise<{ seq: number; points: number }[]> {
-    return tableProbe(this.t.server).query<{ seq: number; points: number }>(
-      "SELECT seq, points FROM agent_batches WHERE project_id = ? AND agent_id = ? ORDER BY seq",
+  /**
+   * The batches the server committed for an agent (agent_batches): every seq its runs hold, in
+   * ascending order (a seq held twice shows twice), and their points summed.
+   */
+  async agentBatches(agentId: string): Promise<{ seqs: number[]; points: number }> {
+    const runs = await tableProbe(this.t.server).query<{ seq: number; last_seq: number; points: number }>(
+      "SELECT seq, last_seq, points FROM agent_batches WHERE project_id = ? AND agent_id = ? ORDER BY seq",
       [this.projectId, agentId],
     );
+    const seqs: number[] = [];
+    for (const run of runs) for (let seq = run.seq; seq <= run.last_seq; seq++) seqs.push(seq);
+    return { seqs, points: runs.reduce((n, run) => n + run.points, 0) };
   }
 
   async stop(): Promise<void> {

@@ -206,6 +206,51 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     ]);
   });
 
+  it("takes the points back when the batch's record cannot be written", async () => {
+    // On SQLite the record is written last, just before COMMIT (store/sqlite/batch-ledger.ts).
+    const well = await t.asset(projectId);
+    const agentId = randomUUID();
+    const ts = t.clock.now().getTime() - 10_000;
+    const batch = flowBatch(1, well, agentId, [ts, 1], [ts + 1, 2]);
+    const records = () => count("SELECT count(*) AS n FROM agent_batches WHERE agent_id = ?", agentId);
+    const failure = await tableProbe(t.server).withFailingInserts(
+      "agent_batches",
+      "record store failed",
+      () =>
+        receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch).then(
+          () => "committed",
+          errorChain,
+        ),
+    );
+    expect(failure).toContain("record store failed");
+    expect([await rawRows(well), await records()]).toEqual([0, 0]);
+    const ack = await receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch);
+    expect(ack).toEqual({ agent_id: agentId, seq: 1, accepted: 2, duplicate: false });
+    expect([await rawRows(well), await records()]).toEqual([2, 1]);
+  });
+
+  it("knows the batches of a run another server recorded (a site's records copied by migrate)", async () => {
+    const well = await t.asset(projectId);
+    const agentId = randomUUID();
+    const ts = t.clock.now().getTime() - 10_000;
+    await tableProbe(t.server).run(
+      "INSERT INTO agent_batches (project_id, agent_id, seq, last_seq, points, received_at) VALUES (?, ?, 3, 5, 30, ?)",
+      [projectId, agentId, t.clock.now().getTime()],
+    );
+    const receive = (seq: number) =>
+      receiveAgentBatch(
+        t.server.context,
+        t.server.telemetry,
+        projectId,
+        flowBatch(seq, well, agentId, [ts + seq, seq]),
+      );
+    expect(await receive(4)).toMatchObject({ accepted: 0, duplicate: true });
+    expect(await receive(2)).toMatchObject({ accepted: 1, duplicate: false });
+    expect(await receive(6)).toMatchObject({ accepted: 1, duplicate: false });
+    expect(await receive(5)).toMatchObject({ accepted: 0, duplicate: true });
+    expect(await rawRows(well)).toBe(2);
+  });
+
   it("discards points of assets outside the project, says so in the ack, and stores the rest", async () => {
     const ts = t.clock.now().getTime() - 20_000;
     const unknown = randomUUID();
@@ -265,15 +310,17 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
         flowBatch(seq, well, agentId, [ts, seq]),
       );
     };
-    const moved = nextMonth - 5 - now.getTime();
+    // The test clock follows real time: a second either side, so that a slow store (PostgreSQL's
+    // first lookup of an asset takes milliseconds) cannot carry the first batch over the end.
+    const moved = nextMonth - 1_000 - now.getTime();
     t.clock.advance(moved);
     try {
       await receive(1);
-      t.clock.advance(10);
+      t.clock.advance(2_000);
       await receive(2);
       await receive(3);
     } finally {
-      t.clock.advance(-moved - 10);
+      t.clock.advance(-moved - 2_000);
     }
     const periods = await tableProbe(t.server).query<{ period: string; n: number }>(
       "SELECT period, telemetry_points AS n FROM usage_counters WHERE project_id = ? ORDER BY period",

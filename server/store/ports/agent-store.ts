@@ -113,7 +113,9 @@ export type AgentStore = {
   /**
    * Records that the agent's batch `seq` (of `points` readings) was received at `receivedAt`: true
    * when it is new, false (writing nothing) when that project, agent and seq were recorded before.
-   * Hot path: one statement a batch.
+   * The record commits or rolls back with the caller's transaction. Rows are runs (seq to
+   * last_seq): SQLite writes one row per run of consecutive new seqs a transaction claims, and
+   * extends the run before it (store/sqlite/batch-ledger.ts); PostgreSQL one row a batch. Hot path.
    */
   recordBatch(
     projectId: string,
@@ -124,8 +126,8 @@ export type AgentStore = {
   ): Promise<boolean>;
 
   /**
-   * Deletes up to `limit` batch records received before `before`, oldest first, and says how
-   * many it deleted (fewer than `limit`: the oldest records left are newer). A record only lets a
+   * Deletes up to `limit` batch records (runs) whose last batch was received before `before`, and
+   * says how many it deleted (fewer than `limit`: none of those left is that old). A record only lets a
    * resent batch be answered as a duplicate; without it, each of the batch's readings is still
    * stored once (the writer skips a series' stored milliseconds) and its alarm transitions are
    * kept by id, so deleting old records bounds the table and loses no exactness.

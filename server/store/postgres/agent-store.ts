@@ -289,13 +289,21 @@ export class PostgresAgentStore implements AgentStore {
   }
 
   async recordBatch(projectId: string, agentId: string, seq: number, points: number, receivedAt: Date) {
-    const inserted = await this.#s
-      .executor()
-      .insert(agentBatches)
-      .values({ projectId, agentId, seq, points, receivedAt })
-      .onConflictDoNothing()
-      .returning({ seq: agentBatches.seq });
-    return inserted.length > 0;
+    // One row a batch (last_seq = seq): instances claiming one seq at once meet on the primary key,
+    // and the later one finds it taken. Rows copied from SQLite are runs (seq to last_seq): the one
+    // with the greatest start at or below seq covers it or none does (runs never overlap).
+    const inserted = await this.#s.executor().execute<{ seq: number }>(sql`
+      INSERT INTO ${agentBatches} (project_id, agent_id, seq, last_seq, points, received_at)
+      SELECT ${projectId}, ${agentId}, ${seq}, ${seq}, ${points}, ${receivedAt.getTime()}
+      WHERE NOT EXISTS (
+        SELECT 1 FROM (
+          SELECT last_seq FROM ${agentBatches}
+          WHERE project_id = ${projectId} AND agent_id = ${agentId} AND seq <= ${seq}
+          ORDER BY seq DESC LIMIT 1
+        ) AS run WHERE run.last_seq >= ${seq})
+      ON CONFLICT DO NOTHING
+      RETURNING seq`);
+    return inserted.rows.length > 0;
   }
 
   async deleteBatchRecordsBefore(before: Date, limit: number) {

@@ -1,29 +1,14 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { drizzle } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "./client.ts";
+import { migrationsBefore } from "./testing/migrations-before.ts";
 
-const MIGRATIONS = fileURLToPath(new URL("./migrations", import.meta.url));
 const TAG = "every_project_has_a_plan";
-
-type Journal = { entries: { tag: string }[] };
-
-/** A copy of the migrations folder that stops just before the default-plan migration. */
-function migrationsBefore(dir: string): string {
-  const folder = join(dir, "migrations");
-  cpSync(MIGRATIONS, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as Journal;
-  const at = journal.entries.findIndex((e) => e.tag.endsWith(TAG));
-  expect(at, `a migration tagged …${TAG}`).toBeGreaterThan(0);
-  writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, at) }));
-  return folder;
-}
 
 describe(`migration …${TAG}`, () => {
   let dir = "";
@@ -33,7 +18,7 @@ describe(`migration …${TAG}`, () => {
     dir = mkdtempSync(join(tmpdir(), "caudal-plan-migration-"));
     const file = join(dir, "caudal.db");
     const before = new Database(file);
-    migrate(drizzle(before), { migrationsFolder: migrationsBefore(dir) });
+    migrate(drizzle(before), { migrationsFolder: migrationsBefore(dir, TAG) });
     const insertProject = before.prepare(
       "INSERT INTO projects (id, name, created_at, updated_at) VALUES (?, ?, 1, 1)",
     );

@@ -44,11 +44,17 @@ export class SqliteStore implements Store {
     const begin = sqlite.prepare("BEGIN IMMEDIATE");
     const commit = sqlite.prepare("COMMIT");
     const rollback = sqlite.prepare("ROLLBACK");
+    // The agent batches a transaction claimed are written just before its COMMIT (batch-ledger.ts).
     this.#steps = {
       begin: () => begin.run(),
-      commit: () => commit.run(),
+      commit: () => {
+        this.agents.beforeCommit();
+        commit.run();
+        this.agents.committed();
+      },
       // A failed COMMIT may have ended the transaction already (SQLite rolls back on some errors).
       rollback: () => {
+        this.agents.rolledBack();
         if (sqlite.inTransaction) rollback.run();
       },
     };

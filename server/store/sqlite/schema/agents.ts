@@ -48,7 +48,11 @@ export const agentStatus = sqliteTable("agent_status", {
   offlineAt: instant("offline_at"),
 });
 
-/** Telemetry batches already committed, so a batch resent after a lost ack is counted once. */
+/**
+ * Telemetry batches already committed, so a batch resent after a lost ack is counted once. A row is
+ * a run of one agent's batches, `seq` to `last_seq` (SQLite extends the run its last commit wrote;
+ * PostgreSQL writes one row a batch), with their `points` summed and the last one's `received_at`.
+ */
 export const agentBatches = sqliteTable(
   "agent_batches",
   {
@@ -57,6 +61,7 @@ export const agentBatches = sqliteTable(
       .references(() => projects.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
     seq: integer("seq").notNull(),
+    lastSeq: integer("last_seq").notNull(),
     points: integer("points").notNull(),
     receivedAt: instant("received_at").notNull(),
   },
