@@ -72,16 +72,20 @@ function recordingConnection(options: { highWaterMark?: number; writeDelayMs?: n
 }
 
 describe("PacketSizeGuard writes", () => {
-  it("hands what is written in one turn of the event loop to the connection in one writev, in order", async () => {
+  it("hands what is written in one turn of the event loop to the connection in one write, in order", async () => {
     const { inner, calls } = recordingConnection();
     const guard = new PacketSizeGuard(inner, 1024);
     for (const part of ["a", "bc", "d"]) guard.write(Buffer.from(part));
     expect(calls).toEqual([]);
     await nextTurn();
-    expect(calls).toEqual([["a", "bc", "d"]]);
-    guard.write(Buffer.from("e"));
+    expect(calls).toEqual([["abcd"]]);
+    // Corked, as mqtt-packet writes a packet's chunks (they reach the guard as one writev).
+    guard.cork();
+    for (const part of ["e", "fg"]) guard.write(Buffer.from(part));
+    guard.uncork();
+    guard.write(Buffer.from("h"));
     await nextTurn();
-    expect(calls).toEqual([["a", "bc", "d"], ["e"]]);
+    expect(calls).toEqual([["abcd"], ["efgh"]]);
   });
 
   it("holds writes back while the connection's buffer is full, and loses none", async () => {
@@ -103,7 +107,7 @@ describe("PacketSizeGuard writes", () => {
     const ended = new Promise((resolve) => inner.once("finish", resolve));
     guard.end();
     await Promise.race([ended, sleep(5_000)]);
-    expect(calls.flat()).toEqual(sent);
+    expect(calls.flat().join("")).toEqual(sent.join(""));
   });
 
   it("writes what is pending before it closes the connection (a CONNACK refusing it, say)", () => {

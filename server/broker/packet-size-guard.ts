@@ -71,7 +71,7 @@ export class PacketTooLarge extends Error {
  * a fixed header announces a packet over `maxBytes`, before its body is read or buffered.
  * [MQTT-4.8.0-1] a protocol violation closes the Network Connection.
  *
- * Writes are gathered for the rest of the event loop's turn and leave together (one writev):
+ * Writes are gathered for the rest of the event loop's turn and leave together (one write):
  * mqtt-packet writes each packet as several small chunks, and aedes answers each of an agent's
  * publishes with a PUBACK and, after the commit, the application ack. Written one by one, those
  * syscalls were a quarter of the server's CPU under MQTT ingest (measured: issue 13).
@@ -107,6 +107,16 @@ export class PacketSizeGuard extends Duplex {
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
     this.#pending.push(chunk);
+    this.#written(callback);
+  }
+
+  /** mqtt-packet corks the stream while it writes a packet's chunks: they come here together. */
+  override _writev(chunks: { chunk: Buffer }[], callback: (err?: Error | null) => void): void {
+    for (const { chunk } of chunks) this.#pending.push(chunk);
+    this.#written(callback);
+  }
+
+  #written(callback: (err?: Error | null) => void): void {
     if (!this.#flushQueued) {
       this.#flushQueued = true;
       setImmediate(this.#flush);
@@ -127,10 +137,9 @@ export class PacketSizeGuard extends Duplex {
     this.#pending = [];
     const inner = this.#inner;
     if (inner.destroyed) return;
-    inner.cork();
-    let room = true;
-    for (const chunk of chunks) room = inner.write(chunk);
-    inner.uncork();
+    // One buffer, not a writev of hundreds of small chunks: each chunk cost the socket's stream
+    // machinery a write request of its own, and the kernel an iovec.
+    const room = inner.write(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     if (!room && !this.#congested) {
       this.#congested = true;
       inner.once("drain", () => {
