@@ -1,7 +1,7 @@
 import mqtt, { type MqttClient } from "mqtt";
 import { type Payload, payloads, topics } from "../../shared/mqtt/topics.ts";
 import type { Outbox } from "../store/outbox.ts";
-import { telemetryMessage } from "./telemetry-message.ts";
+import { telemetryFrame, telemetryMessage } from "./telemetry-message.ts";
 
 export type SyncOptions = {
   mqttUrl: string;
@@ -47,6 +47,9 @@ export class SyncClient {
   /** Acknowledged batches not deleted yet: deleted together just after the next send (#onMessage). */
   readonly #toDelete = new Set<number>();
   #deleting: NodeJS.Immediate | undefined;
+  /** An ack on this connection said the server takes binary batches (telemetry-frame.ts). */
+  #binary = false;
+  #framesSent = 0;
 
   constructor(options: SyncOptions) {
     this.#o = options;
@@ -62,6 +65,11 @@ export class SyncClient {
 
   get ackedBatches(): number {
     return this.#acked;
+  }
+
+  /** Batches sent as binary frames rather than JSON. */
+  get framesSent(): number {
+    return this.#framesSent;
   }
 
   start(): void {
@@ -168,6 +176,8 @@ export class SyncClient {
   #onClose(): void {
     if (this.#connected) this.#o.onLog("warn", "disconnected from the broker; buffering locally");
     this.#connected = false;
+    // The next connection may reach another server (an older one takes JSON only): it says again.
+    this.#binary = false;
     // Nothing in flight survives the connection: the store still holds every unacked batch.
     this.#inflight.clear();
     this.#liveQueue.length = 0;
@@ -185,6 +195,7 @@ export class SyncClient {
       const ack = payloads.ack.safeParse(json);
       if (!ack.success || ack.data.agent_id !== this.#o.agentId) return;
       this.#inflight.delete(ack.data.seq);
+      if (ack.data.binary) this.#binary = true;
       if (ack.data.error) {
         this.#o.onLog("error", `server refused batch ${ack.data.seq}: ${ack.data.error}`);
       }
@@ -266,9 +277,13 @@ export class SyncClient {
     if (body === undefined) return false;
     this.#o.outbox.seal(seq);
     this.#inflight.set(seq, { lane, sentAt: this.#o.now() });
-    client.publish(topics.telemetry(this.#o.projectId), telemetryMessage(this.#o.agentId, seq, lane, body), {
-      qos: 1,
-    });
+    const frame = this.#binary ? telemetryFrame(this.#o.agentId, seq, lane, body) : undefined;
+    if (frame) this.#framesSent++;
+    client.publish(
+      topics.telemetry(this.#o.projectId),
+      frame ?? telemetryMessage(this.#o.agentId, seq, lane, body),
+      { qos: 1 },
+    );
     return true;
   }
 

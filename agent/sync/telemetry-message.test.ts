@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { decodeTelemetryFrame } from "../../shared/mqtt/telemetry-frame.ts";
 import { payloads } from "../../shared/mqtt/topics.ts";
-import { telemetryMessage } from "./telemetry-message.ts";
+import { telemetryFrame, telemetryMessage } from "./telemetry-message.ts";
 
 const AGENT = "0b9f8c1e-2a3b-4c5d-8e6f-7a8b9c0d1e2f";
 const ASSET = "7b0b5a7e-1111-4111-8111-111111111111";
@@ -36,5 +37,24 @@ describe("telemetryMessage: the envelope spliced around a stored body", () => {
       seq: 5,
       lane: "live",
     });
+  });
+});
+
+describe("telemetryFrame: the stored body as a binary batch", () => {
+  it("carries what the JSON message carries", () => {
+    const frame = telemetryFrame(AGENT, 12, "backlog", JSON.stringify(body));
+    expect(frame && decodeTelemetryFrame(frame)).toEqual({
+      ok: true,
+      batch: payloads.telemetry.parse(
+        JSON.parse(telemetryMessage(AGENT, 12, "backlog", JSON.stringify(body))),
+      ),
+    });
+  });
+
+  it("is not made from what cannot be a frame: the JSON goes instead", () => {
+    expect(telemetryFrame(AGENT, 1, "live", "not json")).toBeUndefined();
+    expect(telemetryFrame(AGENT, 1, "live", "{}")).toBeUndefined();
+    const foreign = { ...body, series: [{ ...body.series[0], asset_id: "well-7" }] };
+    expect(telemetryFrame(AGENT, 1, "live", JSON.stringify(foreign))).toBeUndefined();
   });
 });

@@ -1,3 +1,4 @@
+import { encodeTelemetryFrame } from "../../shared/mqtt/telemetry-frame.ts";
 import type { Payload } from "../../shared/mqtt/topics.ts";
 
 type Envelope = Omit<Payload<"telemetry">, "series" | "alarms">;
@@ -17,4 +18,26 @@ export function telemetryMessage(agentId: string, seq: number, lane: Envelope["l
     return JSON.stringify({ ...(JSON.parse(body) as object), ...envelope });
   }
   return `${body.slice(0, -1)},${head.slice(1)}`;
+}
+
+/**
+ * The batch as a binary frame (shared/mqtt/telemetry-frame.ts), for a server that said it takes
+ * them: about 40% of the JSON's bytes on the link, and less of the server's time. The stored body
+ * is decoded to encode it (about 2 ms for a full 5,000-point backlog batch); undefined when it
+ * cannot be a frame (a body that is not the outbox's JSON, an id that is not a UUID), and the
+ * JSON goes instead, for the server to judge.
+ */
+export function telemetryFrame(
+  agentId: string,
+  seq: number,
+  lane: Envelope["lane"],
+  body: string,
+): Buffer | undefined {
+  try {
+    const { series, alarms } = JSON.parse(body) as Partial<Pick<Payload<"telemetry">, "series" | "alarms">>;
+    if (!Array.isArray(series)) return undefined;
+    return encodeTelemetryFrame({ agent_id: agentId, seq, lane, series, alarms: alarms ?? [] });
+  } catch {
+    return undefined;
+  }
 }

@@ -23,7 +23,13 @@ import { type HmiPublish, hmiMayReceive, hmiMaySubscribe, hmiPublish } from "./h
 import { HmiNamespaces } from "./hmi/hmi-namespaces.ts";
 import { IngestWindow } from "./ingest-window.ts";
 import { LiveValues } from "./live-values.ts";
-import { type AgentMessage, type MessageRouter, parseAgentMessage, routeMessage } from "./messages.ts";
+import {
+  type AgentMessage,
+  type MessageRouter,
+  parseAgentMessage,
+  payloadForPeople,
+  routeMessage,
+} from "./messages.ts";
 import { PacketSizeGuard, PacketTooLarge } from "./packet-size-guard.ts";
 import { principalOf } from "./principal.ts";
 import { PublishPacer } from "./publish-pacer.ts";
@@ -114,12 +120,15 @@ export class MqttBroker {
       authorizePublish: this.#authorizePublish,
       authorizeSubscribe: this.#authorizeSubscribe,
       authorizeForward: (client, packet) => {
-        if (this.#messages.get(packet.payload as Buffer)?.valid === false) return null;
+        const message = this.#messages.get(packet.payload as Buffer);
+        if (message?.valid === false) return null;
         if (this.#hmiPublishes.get(packet.payload as Buffer)?.kind === "ignored") return null;
         const p = principalOf(client);
         if (p?.kind === "hmi")
           return hmiMayReceive(this.#hmi.names.get(p.projectId), packet.topic) ? packet : null;
-        return mayReceive(p, packet.topic, this.#ctx.clock.now().getTime()) ? packet : null;
+        if (!mayReceive(p, packet.topic, this.#ctx.clock.now().getTime())) return null;
+        const payload = payloadForPeople(packet.payload as Buffer, message);
+        return payload === packet.payload ? packet : { ...packet, payload };
       },
       published: (packet, client, done) => {
         const p = principalOf(client);

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { decodeTelemetryFrame, isTelemetryFrame } from "../../shared/mqtt/telemetry-frame.ts";
 import { type Payload, payloads, type TopicName, topics } from "../../shared/mqtt/topics.ts";
 import { describeZodError } from "../http/validation.ts";
 import { parseTelemetryPayload } from "./telemetry-payload.ts";
@@ -38,6 +39,13 @@ function checked<K extends AgentTopic>(
  * the message is forwarded or retained, so what fails reaches no one (issue 8 §2).
  */
 export function parseAgentMessage(name: TopicName, raw: Buffer): AgentMessage {
+  if (name === "telemetry" && isTelemetryFrame(raw)) {
+    const frame = decodeTelemetryFrame(raw);
+    // A refused frame is acknowledged with its reason when its header names the agent and seq.
+    return frame.ok
+      ? { valid: true, name, body: frame.batch }
+      : { valid: false, name, reason: frame.reason, json: frame.sender };
+  }
   let json: unknown;
   try {
     json = JSON.parse(raw.toString("utf8"));
@@ -62,6 +70,23 @@ export function parseAgentMessage(name: TopicName, raw: Buffer): AgentMessage {
   }
 }
 
+/** The JSON of binary batches forwarded to people, made once per batch. */
+const jsonOfFrames = new WeakMap<Buffer, Buffer>();
+
+/**
+ * What a person subscribed to an agent's topic receives of its publish: a binary batch as its JSON
+ * (docs/mqtt.md: people read the JSON payloads whatever the agent sent), anything else as sent.
+ */
+export function payloadForPeople(payload: Buffer, message: AgentMessage | undefined): Buffer {
+  if (!message?.valid || message.name !== "telemetry" || !isTelemetryFrame(payload)) return payload;
+  let json = jsonOfFrames.get(payload);
+  if (!json) {
+    json = Buffer.from(JSON.stringify(message.body));
+    jsonOfFrames.set(payload, json);
+  }
+  return json;
+}
+
 /**
  * One handler per contract topic (as aedes has one per packet type): hand the parsed payload to
  * its service, and for telemetry publish the application ack after commit.
@@ -80,20 +105,21 @@ export async function routeMessage(
     const agentId = (message.json as { agent_id?: unknown } | undefined)?.agent_id;
     // A batch that can never be valid is acknowledged with the error, or the agent would resend it forever.
     if (typeof seq === "number" && typeof agentId === "string") {
-      await publish(topics.ack(projectId), {
+      const ack: Payload<"ack"> = {
         agent_id: agentId,
         seq,
         accepted: 0,
         duplicate: false,
         error: message.reason,
-      });
+      };
+      await publish(topics.ack(projectId), withCapabilities(ack));
     }
     return;
   }
   switch (message.name) {
     case "telemetry": {
       const ack = await handlers.telemetry(projectId, message.body);
-      await publish(topics.ack(projectId), ack);
+      await publish(topics.ack(projectId), withCapabilities(ack));
       return;
     }
     case "heartbeat":
@@ -107,4 +133,14 @@ export async function routeMessage(
     case "response":
       return handlers.response(projectId, message.body);
   }
+}
+
+/**
+ * Every ack says that this server takes binary batches (shared/mqtt/telemetry-frame.ts): an agent
+ * sends them on a connection only once an ack on it said so, so an older server, which would
+ * refuse them, is only ever sent JSON.
+ */
+function withCapabilities(ack: Payload<"ack">): Payload<"ack"> {
+  ack.binary = true;
+  return ack;
 }

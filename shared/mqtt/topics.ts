@@ -65,6 +65,11 @@ export const payloads = {
     accepted: z.number().int().nonnegative(),
     duplicate: z.boolean(),
     error: z.string().optional(),
+    /**
+     * The server takes binary batches (shared/mqtt/telemetry-frame.ts): the agent may send them on
+     * this connection from now on. Absent from older servers, which take JSON only.
+     */
+    binary: z.literal(true).optional(),
   }),
   /** agent → server every 15 s. */
   heartbeat: z.object({

@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { payloads, topics } from "../../../shared/mqtt/topics.ts";
 import { percentile } from "../sync/measure.ts";
 import type { SeriesLog, SeriesSpec } from "./series-log.ts";
-import { agentMessage } from "./wire-formats.ts";
+import { agentFrames, agentMessage } from "./wire-formats.ts";
 
 /** One publisher: an agent of its own project, sending one asset's readings. */
 export type MqttLane = { agentId: string; projectId: string; agentToken: string | null; spec: SeriesSpec };
@@ -110,10 +110,16 @@ export async function mqttLoad(r: MqttLoadRequest, logs: SeriesLog[]): Promise<M
         return;
       }
       const sentAt = new Map<number, { index: number; at: number }>();
+      // As an agent: JSON until an ack says the server takes binary frames (telemetry-frame.ts).
+      // Mosquitto relays the bytes such an agent sends: frames from the start.
+      let binary = !caudal;
+      const frame = agentFrames(lane.agentId, lane.spec.assetId, lane.spec.variables);
       const send = () => {
         const block = log.nextBlock();
         const seq = block.index + 1;
-        const body = agentMessage(lane.agentId, seq, lane.spec.assetId, lane.spec.variables, block);
+        const body = binary
+          ? frame(seq, block)
+          : agentMessage(lane.agentId, seq, lane.spec.assetId, lane.spec.variables, block);
         const at = performance.now();
         published++;
         open++;
@@ -129,6 +135,7 @@ export async function mqttLoad(r: MqttLoadRequest, logs: SeriesLog[]): Promise<M
       if (caudal) {
         client.on("message", (_topic, raw) => {
           const ack = payloads.ack.parse(JSON.parse(raw.toString("utf8")));
+          if (ack.binary) binary = true;
           const sent = ack.agent_id === lane.agentId ? sentAt.get(ack.seq) : undefined;
           if (!sent) return;
           sentAt.delete(ack.seq);

@@ -172,7 +172,9 @@ async function caudalRound(o: MqttOptions): Promise<SideRun> {
 /**
  * MQTT: `agents` publishers (each an agent of its own project, one asset × 10 variables), QoS 1,
  * `window` messages unanswered each, 10 points per message (one second of every variable). Caudal
- * counts what it committed; Mosquitto, what it delivered to one QoS 1 subscriber.
+ * counts what it committed; Mosquitto, what it delivered to one QoS 1 subscriber. The messages are
+ * what an agent sends: JSON until Caudal's acks say it takes binary frames (the warm-up), frames
+ * after; Mosquitto relays the same frames.
  */
 export function mqttWorkload(o: MqttOptions): Workload {
   return {

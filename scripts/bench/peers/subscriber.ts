@@ -1,4 +1,5 @@
 import mqtt from "mqtt";
+import { decodeTelemetryFrame, isTelemetryFrame } from "../../../shared/mqtt/telemetry-frame.ts";
 import { topics } from "../../../shared/mqtt/topics.ts";
 import { answer } from "../ipc.ts";
 import { asRequest } from "../sync/ipc-request.ts";
@@ -43,7 +44,8 @@ function sentUpTo(lane: Lane, seq: number): void {
 }
 
 function onMessage(raw: Buffer): void {
-  const message = JSON.parse(raw.toString("utf8")) as Message;
+  const message = isTelemetryFrame(raw) ? frameMessage(raw) : (JSON.parse(raw.toString("utf8")) as Message);
+  if (!message) return;
   const lane = lanes.get(message.agent_id);
   if (!lane) return;
   lastAtMs = performance.timeOrigin + performance.now();
@@ -54,6 +56,12 @@ function onMessage(raw: Buffer): void {
     const variable = names.get(s.variable) ?? -1;
     for (const [ts, value] of s.points) lane.check.row(ts, variable, value);
   }
+}
+
+/** A binary batch as the message it carries; undefined (not counted) when it is refused. */
+function frameMessage(raw: Buffer): Message | undefined {
+  const frame = decodeTelemetryFrame(raw);
+  return frame.ok ? frame.batch : undefined;
 }
 
 answer({

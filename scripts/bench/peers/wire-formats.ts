@@ -1,3 +1,4 @@
+import { encodeTelemetryFrame } from "../../../shared/mqtt/telemetry-frame.ts";
 import { variableName } from "./sensor-walk.ts";
 
 /**
@@ -78,4 +79,69 @@ export function agentMessage(
     series.push(`{"asset_id":"${assetId}","variable":"${name(v)}","points":[${points.join(",")}]}`);
   }
   return `{"series":[${series.join(",")}],"alarms":[],"agent_id":"${agentId}","seq":${seq},"lane":"live"}`;
+}
+
+/**
+ * The same message as a binary frame (shared/mqtt/telemetry-frame.ts), as an agent sends it once
+ * the server's acks say it takes frames.
+ */
+export function agentFrame(
+  agentId: string,
+  seq: number,
+  assetId: string,
+  variables: number,
+  block: Block,
+): Buffer {
+  const seconds = block.values.length / variables;
+  const series = Array.from({ length: variables }, (_, v) => ({
+    asset_id: assetId,
+    variable: name(v),
+    points: Array.from({ length: seconds }, (_, s): [number, number] => [
+      block.fromMs + s * 1000,
+      block.values[s * variables + v] ?? 0,
+    ]),
+  }));
+  return encodeTelemetryFrame({ agent_id: agentId, seq, lane: "live", series, alarms: [] });
+}
+
+/**
+ * agentFrame for one publisher, at a tenth of its CPU (the load generator shares the machine with
+ * the server it measures): the bytes that never change between its messages come from a template,
+ * encoded once by encodeTelemetryFrame; each message writes only its seq, timestamps and values.
+ */
+export function agentFrames(
+  agentId: string,
+  assetId: string,
+  variables: number,
+): (seq: number, block: Block) => Buffer {
+  const templates = new Map<number, { bytes: Buffer; pointsAt: number[] }>();
+  const templateFor = (seconds: number) => {
+    const empty: Block = { fromMs: 0, values: new Float32Array(seconds * variables) };
+    const bytes = agentFrame(agentId, 1, assetId, variables, empty);
+    // Where each series' points start: after its asset (16), name, unit byte and count (4).
+    const pointsAt: number[] = [];
+    let at = 32;
+    for (let v = 0; v < variables; v++) {
+      at += 18 + bytes.readUInt16LE(at + 16);
+      at += Math.max(1, bytes[at] ?? 0) + 4;
+      pointsAt.push(at);
+      at += seconds * 16;
+    }
+    const template = { bytes, pointsAt };
+    templates.set(seconds, template);
+    return template;
+  };
+  return (seq, block) => {
+    const seconds = block.values.length / variables;
+    const { bytes, pointsAt } = templates.get(seconds) ?? templateFor(seconds);
+    const out = Buffer.from(bytes);
+    out.writeDoubleLE(seq, 20);
+    pointsAt.forEach((start, v) => {
+      for (let s = 0; s < seconds; s++) {
+        out.writeDoubleLE(block.fromMs + s * 1000, start + s * 16);
+        out.writeDoubleLE(block.values[s * variables + v] ?? 0, start + s * 16 + 8);
+      }
+    });
+    return out;
+  };
 }
