@@ -1,20 +1,10 @@
 import { randomUUID } from "node:crypto";
-import mqtt from "mqtt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeTelemetryFrame } from "../../shared/mqtt/telemetry-frame.ts";
 import { type Payload, topics } from "../../shared/mqtt/topics.ts";
+import { agentProject, connectMqtt, until } from "../testing/broker-fixtures.ts";
 import { TestServer } from "../testing/harness.ts";
 import { tableProbe } from "../testing/table-probe.ts";
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 8_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /* An agent's binary batches (shared/mqtt/telemetry-frame.ts) over real MQTT connections. */
 describe("binary batches on agent/telemetry", () => {
@@ -25,24 +15,11 @@ describe("binary batches on agent/telemetry", () => {
   afterAll(async () => t.stop());
 
   it("stores a frame once, says in every ack that frames are taken, and people read it as JSON", async () => {
-    const project = await t.project();
-    const asset = await t.asset(project);
-    const issued = await t.request<{ agent_token: string }>(`/api/edge/projects/${project}/agent-token`, {
-      method: "POST",
-      token: (await t.admin()).token,
-    });
+    const { id: project, asset, agent: credentials } = await agentProject(t);
     const operador = await t.userWithRole("operador", [project]);
-    const url = `mqtt://127.0.0.1:${t.server.broker.port}`;
-    const agent = await mqtt.connectAsync(url, {
-      username: `agent:${project}`,
-      password: issued.body.agent_token,
-      reconnectPeriod: 0,
-    });
-    const person = await mqtt.connectAsync(url, {
-      username: operador.email,
-      password: operador.token,
-      reconnectPeriod: 0,
-    });
+    const port = t.server.broker.port;
+    const agent = await connectMqtt(port, credentials);
+    const person = await connectMqtt(port, { username: operador.email, password: operador.token });
     try {
       const acks: Payload<"ack">[] = [];
       agent.on("message", (_topic, payload) => acks.push(JSON.parse(payload.toString()) as Payload<"ack">));
