@@ -19,6 +19,7 @@ import { mayReceive, mayRetain, maySubscribe, publishableAs } from "./access.ts"
 import { AccessWatch } from "./access-watch.ts";
 import { authenticate } from "./authenticate.ts";
 import { type BrokerLimits, ConnectionRegistry, DEFAULT_BROKER_LIMITS } from "./connection-registry.ts";
+import { deliverDirect, skipFanOut } from "./direct-delivery.ts";
 import { type HmiPublish, hmiMayReceive, hmiMaySubscribe, hmiPublish } from "./hmi/hmi-access.ts";
 import { HmiNamespaces } from "./hmi/hmi-namespaces.ts";
 import { IngestWindow } from "./ingest-window.ts";
@@ -139,9 +140,8 @@ export class MqttBroker {
         }
         const message = this.#messages.get(packet.payload as Buffer);
         if (p?.kind !== "agent" || !message) return done();
-        // Acks at QoS 0 (docs/mqtt.md, agent/ack): a lost one only means the batch comes again.
         const handled = routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
-          this.publish(topic, body, false, 0),
+          this.#publishAck(client, topic, body),
         ).catch((err: unknown) => {
           this.#logger.error("mqtt message handling failed", { topic: packet.topic, error: errorText(err) });
         });
@@ -150,6 +150,8 @@ export class MqttBroker {
         else void handled.then(() => done());
       },
     });
+    // A client's publish that no subscription can match goes straight to `published`.
+    skipFanOut(aedes, (packet) => this.#registry.audience(packet.topic).size === 0);
     aedes.on("unsubscribe", (filters, client) => this.#registry.unsubscribed(client, filters));
     aedes.on("clientError", (c, err) => this.#onConnectionError(c, err));
     aedes.on("connectionError", (c, err) => this.#onConnectionError(c, err));
@@ -217,6 +219,20 @@ export class MqttBroker {
         (err) => (err ? reject(err) : resolve()),
       );
     });
+  }
+
+  /**
+   * An ack at QoS 0 (docs/mqtt.md, agent/ack: a lost one only means the batch comes again). When
+   * the agent that sent the batch is all its topic reaches, written straight to its connection;
+   * else through aedes, to everyone subscribed.
+   */
+  #publishAck(agent: Client, topic: string, ack: unknown): Promise<void> {
+    const audience = this.#registry.audience(topic);
+    if (audience.size > 1 || (audience.size === 1 && !audience.has(agent.id))) {
+      return this.publish(topic, ack, false, 0);
+    }
+    if (audience.size === 1) deliverDirect(agent, topic, Buffer.from(JSON.stringify(ack)));
+    return Promise.resolve();
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { Client } from "aedes";
 import { type Principal, principalOf } from "./principal.ts";
+import { filterMatches } from "./topic-filter.ts";
 
 /** Connection limits (issue 8 §2, Low). Only maxPacketBytes is configuration (MQTT_MAX_PACKET_BYTES). */
 export type BrokerLimits = {
@@ -20,16 +21,27 @@ export const DEFAULT_BROKER_LIMITS: Omit<BrokerLimits, "maxPacketBytes"> = {
   maxConnectionsPerUser: 10,
 };
 
+/** Topics whose audience is remembered at most; past it the memory starts again. */
+const MAX_AUDIENCES = 10_000;
+
 /**
  * Who is connected: sockets still waiting to authenticate, then each authenticated client with the
- * subscriptions it was granted (so they can be re-checked when its user's access changes) and, for
- * a person, the timer that ends the connection at the access token's expiry.
+ * subscriptions it was granted (so they can be re-checked when its user's access changes, and so
+ * the broker knows who a topic reaches) and, for a person, the timer that ends the connection at
+ * the access token's expiry.
  */
 export class ConnectionRegistry {
   readonly #limits: BrokerLimits;
   readonly #pending = new Set<Duplex>();
   readonly #clients = new Set<Client>();
   readonly #filters = new Map<Client, Set<string>>();
+  /**
+   * The filters of persistent sessions (clean = false) whose connection closed, by client id:
+   * aedes keeps their subscriptions and queues messages for them until the id connects cleanly.
+   */
+  readonly #offline = new Map<string, Set<string>>();
+  /** audience() by topic, until a filter comes or goes. */
+  readonly #audiences = new Map<string, ReadonlySet<string>>();
   readonly #expiry = new Map<Client, NodeJS.Timeout>();
   /** Agent connections replaced by a newer one: their last will is not published (the agent is online). */
   readonly #superseded = new WeakSet<Client>();
@@ -56,6 +68,8 @@ export class ConnectionRegistry {
     if (client.closed || conn.destroyed) return false;
     this.#pending.delete(conn);
     this.#clients.add(client);
+    // A clean session ends the persistent one of the same id: aedes drops its subscriptions.
+    if (client.clean && this.#offline.delete(client.id)) this.#audiences.clear();
     conn.once("close", () => this.#forget(client));
     return true;
   }
@@ -109,11 +123,31 @@ export class ConnectionRegistry {
       this.#filters.set(client, filters);
     }
     filters.add(filter);
+    this.#audiences.clear();
   }
 
   unsubscribed(client: Client, filters: readonly string[]): void {
     const held = this.#filters.get(client);
     for (const f of filters) held?.delete(f);
+    this.#audiences.clear();
+  }
+
+  /**
+   * The ids of the clients a message on `topic` may reach: those granted a filter that matches it,
+   * connected or in a persistent session. A superset of aedes' receivers (a filter is counted from
+   * the moment it is granted, and a persistent session's until the id connects cleanly); the
+   * broker delivers a message itself only where this leaves no one else (broker.ts).
+   */
+  audience(topic: string): ReadonlySet<string> {
+    let ids = this.#audiences.get(topic);
+    if (ids) return ids;
+    const found = new Set<string>();
+    for (const [client, filters] of this.#filters) if (anyMatches(filters, topic)) found.add(client.id);
+    for (const [id, filters] of this.#offline) if (anyMatches(filters, topic)) found.add(id);
+    if (this.#audiences.size >= MAX_AUDIENCES) this.#audiences.clear();
+    ids = found;
+    this.#audiences.set(topic, ids);
+    return ids;
   }
 
   grantedFilters(client: Client): string[] {
@@ -140,8 +174,16 @@ export class ConnectionRegistry {
 
   #forget(client: Client): void {
     this.#clients.delete(client);
+    const filters = this.#filters.get(client);
+    if (filters && filters.size > 0 && !client.clean) this.#offline.set(client.id, filters);
     this.#filters.delete(client);
+    this.#audiences.clear();
     clearTimeout(this.#expiry.get(client));
     this.#expiry.delete(client);
   }
+}
+
+function anyMatches(filters: ReadonlySet<string>, topic: string): boolean {
+  for (const f of filters) if (filterMatches(f, topic)) return true;
+  return false;
 }
