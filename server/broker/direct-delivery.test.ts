@@ -4,7 +4,7 @@ import { Aedes, type Client } from "aedes";
 import type { MqttClient } from "mqtt";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectMqtt, sleep, until } from "../testing/broker-fixtures.ts";
-import { deliverDirect, skipFanOut } from "./direct-delivery.ts";
+import { deliverDirect, interceptPublishes } from "./direct-delivery.ts";
 
 /* The shortcuts past aedes' fan-out, on a real aedes over TCP with npm `mqtt` clients. */
 describe("direct delivery", () => {
@@ -48,42 +48,64 @@ describe("direct delivery", () => {
     return got;
   };
 
-  it("hands a publish nobody hears straight to `published`, acknowledged, and fans the rest out", async () => {
-    skipFanOut(aedes, (packet) => packet.topic === "quiet");
+  const handledBy = (handled: string[], heard: (topic: string) => boolean) =>
+    interceptPublishes(aedes, {
+      takes: (packet) => packet.topic.startsWith("agent/"),
+      heard: (packet) => heard(packet.topic),
+      handle: (packet, _client, done) => {
+        handled.push(`${packet.topic} ${packet.payload.toString()}`);
+        done();
+      },
+    });
+
+  it("handles what it takes after the fan-out, or instead of it when nobody hears it", async () => {
+    const handled: string[] = [];
+    handledBy(handled, (topic) => topic === "agent/loud");
     const publisher = await connect("publisher");
     const listener = await connect("listener");
     const got = received(listener);
     await listener.subscribeAsync("#", { qos: 1 });
 
     // QoS 1: publishAsync resolves on the PUBACK, which aedes still sends.
-    await publisher.publishAsync("quiet", "one", { qos: 1 });
-    await publisher.publishAsync("loud", "two", { qos: 1 });
-    await until("the loud message", () => got.length === 1);
+    await publisher.publishAsync("agent/quiet", "one", { qos: 1 });
+    await publisher.publishAsync("agent/loud", "two", { qos: 1 });
+    await publisher.publishAsync("other", "three", { qos: 1 });
+    await until("the fanned-out messages", () => got.length === 2);
+    await until("the handled ones", () => handled.length === 2);
     await sleep(100);
-    // Only what `unheard` left to aedes reached the subscriber; both reached the hook, in order.
-    expect(got).toEqual(["loud two"]);
-    expect(published).toEqual([
-      { topic: "quiet", payload: "one", client: "publisher" },
-      { topic: "loud", payload: "two", client: "publisher" },
-    ]);
+    // Subscribers got what was heard or not taken; the broker handled what it takes, in order.
+    expect(got).toEqual(["agent/loud two", "other three"]);
+    expect(handled).toEqual(["agent/quiet one", "agent/loud two"]);
+    // aedes' own hook sees only what went through the fan-out.
+    expect(published.map((m) => m.topic)).toEqual(["agent/loud", "other"]);
   });
 
-  it("leaves retained publishes and the server's own to aedes", async () => {
-    skipFanOut(aedes, () => true);
+  it("fans out a retained publish whoever hears it, and leaves the server's own publishes alone", async () => {
+    const handled: string[] = [];
+    handledBy(handled, () => false);
     const publisher = await connect("publisher");
-    await publisher.publishAsync("kept", "retained", { qos: 1, retain: true });
-    // The server's own publish (no client) is delivered as always.
+    await publisher.publishAsync("agent/kept", "retained", { qos: 1, retain: true });
+    await until("the retained publish handled", () => handled.length === 1);
+    // Stored as retained: a later subscriber gets it; the server's own publish reaches it too.
     const listener = await connect("listener");
     const got = received(listener);
     await listener.subscribeAsync("#", { qos: 0 });
     await new Promise<void>((resolve, reject) =>
       aedes.publish(
-        { cmd: "publish", topic: "server", payload: Buffer.from("own"), qos: 0, retain: false, dup: false },
+        {
+          cmd: "publish",
+          topic: "agent/server",
+          payload: Buffer.from("own"),
+          qos: 0,
+          retain: false,
+          dup: false,
+        },
         (err) => (err ? reject(err) : resolve()),
       ),
     );
     await until("the retained message and the server's", () => got.length === 2);
-    expect(got.sort()).toEqual(["kept retained", "server own"]);
+    expect(got.sort()).toEqual(["agent/kept retained", "agent/server own"]);
+    expect(handled).toEqual(["agent/kept retained"]);
   });
 
   it("writes a QoS 0 publish onto one connection, and nothing once it is closed", async () => {

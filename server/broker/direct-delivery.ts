@@ -16,22 +16,33 @@ type Done = (err?: Error | null) => void;
 /** aedes.publish as aedes' own handlers call it for a client's PUBLISH: (packet, client, done). */
 type InboundPublish = (packet: PublishPacket, client: Client | Done | null, done?: Done) => void;
 
+/** The broker's part in its clients' publishes (interceptPublishes). */
+export type InboundPublishes = {
+  /** Whether the broker handles this publish itself (else aedes alone does). */
+  takes(packet: PublishPacket): boolean;
+  /** Whether anyone may receive it: else it skips aedes' fan-out. */
+  heard(packet: PublishPacket): boolean;
+  /** The broker's handling; `done` lets aedes go on with the connection. */
+  handle(packet: PublishPacket, client: Client, done: Done): void;
+};
+
 /**
- * Makes aedes hand a client's PUBLISH that `unheard` says reaches no one straight to its
- * `published` hook, skipping the fan-out that would find no receiver. Retained publishes always
- * take aedes' path: the retained store is part of it.
+ * Hands each client's PUBLISH that the broker `takes`, once aedes has authorized and acknowledged
+ * it, to `handle`: after aedes' fan-out, or instead of it when nobody can hear it and it is not
+ * retained (the retained store is part of the fan-out). Anything else goes through aedes as always.
  */
-export function skipFanOut(aedes: Aedes, unheard: (packet: PublishPacket, client: Client) => boolean): void {
+export function interceptPublishes(aedes: Aedes, inbound: InboundPublishes): void {
   const fanOut = aedes.publish.bind(aedes) as InboundPublish;
-  const inbound: InboundPublish = (packet, client, done) => {
-    if (typeof client === "object" && client !== null && done && !packet.retain && unheard(packet, client)) {
-      // Not aedes' Packet (brokerId, brokerCounter): the broker's hook reads the topic and payload.
-      aedes.published(packet as Parameters<Aedes["published"]>[0], client, done);
-      return;
+  const publish: InboundPublish = (packet, client, done) => {
+    if (typeof client !== "object" || client === null || !done || !inbound.takes(packet)) {
+      fanOut(packet, client, done);
+    } else if (!packet.retain && !inbound.heard(packet)) {
+      inbound.handle(packet, client, done);
+    } else {
+      fanOut(packet, client, (err) => (err ? done(err) : inbound.handle(packet, client, done)));
     }
-    fanOut(packet, client, done);
   };
-  (aedes as unknown as { publish: InboundPublish }).publish = inbound;
+  (aedes as unknown as { publish: InboundPublish }).publish = publish;
 }
 
 /**

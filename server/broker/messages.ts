@@ -70,18 +70,38 @@ export function parseAgentMessage(name: TopicName, raw: Buffer): AgentMessage {
   }
 }
 
+const PARSED = Symbol("agent message");
+type Carrier = { [PARSED]?: AgentMessage };
+
+/**
+ * Keeps an agent's parsed publish on the packet object the parser made: aedes hands that object
+ * from authorizePublish on to `publish` (direct-delivery.ts), where the broker handles it.
+ */
+export function carryMessage(packet: object, message: AgentMessage): void {
+  (packet as Carrier)[PARSED] = message;
+}
+
+export function carriedMessage(packet: object): AgentMessage | undefined {
+  return (packet as Carrier)[PARSED];
+}
+
+const TELEMETRY_SUFFIX = "/agent/telemetry";
 /** The JSON of binary batches forwarded to people, made once per batch. */
 const jsonOfFrames = new WeakMap<Buffer, Buffer>();
 
 /**
  * What a person subscribed to an agent's topic receives of its publish: a binary batch as its JSON
  * (docs/mqtt.md: people read the JSON payloads whatever the agent sent), anything else as sent.
+ * Only agents publish on agent/telemetry, and the broker forwards no refused one: a frame there
+ * is decoded again, once, when someone receives it.
  */
-export function payloadForPeople(payload: Buffer, message: AgentMessage | undefined): Buffer {
-  if (!message?.valid || message.name !== "telemetry" || !isTelemetryFrame(payload)) return payload;
+export function payloadForPeople(topic: string, payload: Buffer): Buffer {
+  if (!isTelemetryFrame(payload) || !topic.endsWith(TELEMETRY_SUFFIX)) return payload;
   let json = jsonOfFrames.get(payload);
   if (!json) {
-    json = Buffer.from(JSON.stringify(message.body));
+    const frame = decodeTelemetryFrame(payload);
+    if (!frame.ok) return payload;
+    json = Buffer.from(JSON.stringify(frame.batch));
     jsonOfFrames.set(payload, json);
   }
   return json;
