@@ -228,7 +228,7 @@ export class MqttBroker {
     if (audience.size > 1 || (audience.size === 1 && !audience.has(agent.id))) {
       return this.publish(topic, ack, false, 0);
     }
-    if (audience.size === 1) deliverDirect(agent, topic, Buffer.from(JSON.stringify(ack)));
+    if (audience.size === 1) deliverDirect(agent, topic, JSON.stringify(ack));
     return Promise.resolve();
   }
 

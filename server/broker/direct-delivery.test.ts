@@ -2,9 +2,10 @@ import type { AddressInfo } from "node:net";
 import { createServer, type Server } from "node:net";
 import { Aedes, type Client } from "aedes";
 import type { MqttClient } from "mqtt";
+import { generate } from "mqtt-packet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connectMqtt, sleep, until } from "../testing/broker-fixtures.ts";
-import { deliverDirect, interceptPublishes } from "./direct-delivery.ts";
+import { deliverDirect, interceptPublishes, qos0Publish } from "./direct-delivery.ts";
 
 /* The shortcuts past aedes' fan-out, on a real aedes over TCP with npm `mqtt` clients. */
 describe("direct delivery", () => {
@@ -118,15 +119,26 @@ describe("direct delivery", () => {
     const client = clients.get("target");
     if (!client) throw new Error("no aedes client for target");
 
-    deliverDirect(client, "caudal/v1/p/agent/ack", Buffer.from('{"seq":1}'));
-    deliverDirect(client, "caudal/v1/p/agent/ack", Buffer.from('{"seq":2}'));
+    deliverDirect(client, "caudal/v1/p/agent/ack", '{"seq":1}');
+    deliverDirect(client, "caudal/v1/p/agent/ack", '{"seq":2}');
     await until("both acks", () => got.length === 2);
     expect(got).toEqual(['caudal/v1/p/agent/ack {"seq":1}', 'caudal/v1/p/agent/ack {"seq":2}']);
 
     await target.endAsync(true);
     await until("aedes to see the close", () => client.closed);
-    expect(() => deliverDirect(client, "caudal/v1/p/agent/ack", Buffer.from("late"))).not.toThrow();
+    expect(() => deliverDirect(client, "caudal/v1/p/agent/ack", "late")).not.toThrow();
     await sleep(100);
     expect(otherGot).toEqual([]);
   });
+
+  it.each([0, 1, 120, 200, 16_380, 20_000, 2_100_000])(
+    "encodes a QoS 0 publish of %i payload bytes as mqtt-packet does",
+    (size) => {
+      const topic = "caudal/v1/proyecto-ñandú/agent/ack";
+      const payload = "é".repeat(size >> 1) + "x".repeat(size & 1);
+      expect(qos0Publish(topic, payload)).toEqual(
+        generate({ cmd: "publish", topic, payload: Buffer.from(payload), qos: 0, retain: false, dup: false }),
+      );
+    },
+  );
 });

@@ -1,5 +1,4 @@
 import type { Aedes, Client, PublishPacket } from "aedes";
-import { writeToStream } from "mqtt-packet";
 
 /**
  * Shortcuts past aedes' fan-out for messages with a known audience. aedes hands every PUBLISH to
@@ -49,7 +48,41 @@ export function interceptPublishes(aedes: Aedes, inbound: InboundPublishes): voi
  * Writes a QoS 0 PUBLISH straight onto one client's connection, as aedes delivers one to a
  * subscriber; nothing when the connection is no longer up (a QoS 0 message is not kept).
  */
-export function deliverDirect(client: Client, topic: string, payload: Buffer): void {
+export function deliverDirect(client: Client, topic: string, payload: string): void {
   if (!client.connected || client.closed) return;
-  writeToStream({ cmd: "publish", topic, payload, qos: 0, retain: false, dup: false }, client.conn);
+  client.conn.write(qos0Publish(topic, payload));
+}
+
+/**
+ * A QoS 0 PUBLISH (MQTT 3.1.1 §3.3) in one buffer: fixed header, remaining length, topic and
+ * payload in UTF-8. mqtt-packet writes the same packet as four chunks.
+ */
+export function qos0Publish(topic: string, payload: string): Buffer {
+  const topicBytes = Buffer.byteLength(topic);
+  const remaining = 2 + topicBytes + Buffer.byteLength(payload);
+  if (topicBytes > 0xffff || remaining > MAX_REMAINING_LENGTH)
+    throw new Error("too large for one MQTT packet");
+  const out = Buffer.allocUnsafe(1 + lengthBytes(remaining) + remaining);
+  out[0] = 0x30;
+  // Remaining length: 7 bits a byte, least significant first, high bit set when more follow (§2.2.3).
+  let at = 1;
+  let n = remaining;
+  do {
+    const low = n % 128;
+    n = Math.floor(n / 128);
+    out[at++] = n > 0 ? low | 0x80 : low;
+  } while (n > 0);
+  out.writeUInt16BE(topicBytes, at);
+  at += 2;
+  at += out.write(topic, at, "utf8");
+  out.write(payload, at, "utf8");
+  return out;
+}
+
+const MAX_REMAINING_LENGTH = 268_435_455;
+
+function lengthBytes(remaining: number): number {
+  if (remaining < 128) return 1;
+  if (remaining < 16_384) return 2;
+  return remaining < 2_097_152 ? 3 : 4;
 }
