@@ -298,7 +298,10 @@ export class MqttBroker {
   #handleAgentMessage(packet: PublishPacket, client: Client, done: () => void): void {
     const p = principalOf(client);
     const message = carriedMessage(packet);
-    if (p?.kind !== "agent" || !message) return done();
+    if (p?.kind !== "agent" || !message) {
+      done();
+      return;
+    }
     const handled = routeMessage(this.#router, p.projectId, packet.topic, message, (topic, body) =>
       this.#publishAck(client, topic, body),
     ).catch((err: unknown) => {
