@@ -129,6 +129,23 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
     expect(other).toMatchObject({ duplicate: false, accepted: 0 });
   });
 
+  it("stores a batch sent twice into one commit once, and answers the second as a duplicate", async () => {
+    const agentId = randomUUID();
+    const ts = t.clock.now().getTime() - 40_000;
+    const batch = flowBatch(3, wellB, agentId, [ts, 20], [ts + 1, 21], [ts + 2, 22]);
+    const before = await rawRows(wellB);
+    // Neither awaited before the other: both wait for the same group commit.
+    const answers = await Promise.all([
+      receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch),
+      receiveAgentBatch(t.server.context, t.server.telemetry, projectId, batch),
+    ]);
+    expect(answers).toEqual([
+      { agent_id: agentId, seq: 3, accepted: 3, duplicate: false },
+      { agent_id: agentId, seq: 3, accepted: 0, duplicate: true },
+    ]);
+    expect(await rawRows(wellB)).toBe(before + 3);
+  });
+
   it("commits a batch whole or not at all: points, alarms and the dedupe record together", async () => {
     const well = await t.asset(projectId);
     const agentId = randomUUID();

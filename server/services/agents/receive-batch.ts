@@ -56,9 +56,11 @@ export async function receiveAgentBatch(
         return !duplicate;
       },
       // Most batches carry no transitions: no trip through the alarm ports for them.
-      complete: async (tx) => {
-        if (batch.alarms.length > 0) alarms = await storeAgentAlarms(tx, receivedAt, projectId, batch.alarms);
-      },
+      ...(batch.alarms.length > 0 && {
+        complete: async (tx) => {
+          alarms = await storeAgentAlarms(tx, receivedAt, projectId, batch.alarms);
+        },
+      }),
     },
   );
   if (duplicate) return { agent_id: batch.agent_id, seq: batch.seq, accepted: 0, duplicate: true };

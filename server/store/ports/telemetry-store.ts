@@ -109,8 +109,8 @@ export type WrittenBatch = { result: WriteResult; committed: TelemetryBatch };
 export type BatchTransaction = {
   /** Runs first; false leaves the batch out: none of its points are written (a batch already stored). */
   claim(tx: StorePorts): Promise<boolean>;
-  /** Runs after the points are written. */
-  complete(tx: StorePorts): Promise<void>;
+  /** Runs after the points are written; left out when there is nothing to do (most agent batches). */
+  complete?(tx: StorePorts): Promise<void>;
 };
 
 /** What a packing pass did (telemetry_packed: one compressed block per series and UTC day at most). */

@@ -219,7 +219,7 @@ export class PgTelemetryWriter {
         claimed.forEach((w, i) => {
           answers.set(w, written[i] as WrittenBatch);
         });
-        for (const w of claimed) if (w.tx) await w.tx.complete(ports);
+        for (const w of claimed) if (w.tx?.complete) await w.tx.complete(ports);
         return writes.map((w) => answers.get(w) as WrittenBatch);
       });
     try {

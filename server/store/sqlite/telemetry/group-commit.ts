@@ -134,13 +134,16 @@ export class GroupCommit {
     // answer synchronously underneath, so the whole commit still ends before the event loop turns.
     const outcome = await this.#deps.transaction(async (ports): Promise<WriteOutcome> => {
       this.#deps.beforeWrite();
-      const claimed: Job[] = [];
-      for (const job of jobs) if (!job.tx || (await job.tx.claim(ports))) claimed.push(job);
+      // Claimed all at once, not one await each: the ports answer synchronously underneath, so
+      // each claim has done its work, in the jobs' order, before the first await returns (a batch
+      // queued twice in one commit is still claimed once).
+      const verdicts = await Promise.all(jobs.map((job) => (job.tx ? job.tx.claim(ports) : true)));
+      const claimed = jobs.filter((_, i) => verdicts[i]);
       const written = writeTelemetry(statements, lookups, tracker, inbox, claimed, {
         appendFastPath,
         blockPoints: this.#options.blockPoints,
       });
-      for (const job of claimed) if (job.tx) await job.tx.complete(ports);
+      for (const job of claimed) if (job.tx?.complete) await job.tx.complete(ports);
       // Answers in the jobs' order; a job left out stored nothing.
       const answers: WrittenJob[] = [];
       let next = 0;
