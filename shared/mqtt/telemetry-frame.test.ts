@@ -213,13 +213,15 @@ describe("telemetry frames (binary batches)", () => {
     }
   });
 
-  it("reads names and ids right through its text cache, past the cache's bound", () => {
+  it("reads names and ids right through its text cache, past the cache's size", () => {
     const batch = one();
     const first = decodeTelemetryFrame(encodeTelemetryFrame(batch));
     const again = decodeTelemetryFrame(encodeTelemetryFrame(batch));
     expect(first.ok && again.ok && first.batch.series[0]?.variable).toBe("flow");
-    // 12,000 names: the cache (10,000 entries) starts again on the way, and every name reads back.
-    for (let i = 0; i < 12_000; i++) {
+    // 40,000 names through 16,384 slots: names share slots and replace each other on the way,
+    // and every name reads back, the first ones again at the end.
+    const names = Array.from({ length: 40_000 }, (_, i) => i);
+    for (const i of [...names, ...names.slice(0, 2_000)]) {
       const decoded = decodeTelemetryFrame(
         encodeTelemetryFrame(one({ variable: `v${i}`, unit: `u${i % 7}` })),
       );
@@ -227,6 +229,15 @@ describe("telemetry frames (binary batches)", () => {
         `v${i}`,
         `u${i % 7}`,
       ]);
+    }
+  });
+
+  it("refuses a name with NUL every time, decoded or found in the cache", () => {
+    for (let i = 0; i < 2; i++) {
+      const decoded = decodeTelemetryFrame(encodeTelemetryFrame(one({ variable: "caudal\0gas" })));
+      expect(decoded).toMatchObject({ ok: false, reason: expect.stringContaining("without NUL") });
+      const unit = decodeTelemetryFrame(encodeTelemetryFrame(one({ unit: "m\0" })));
+      expect(unit).toMatchObject({ ok: false, reason: expect.stringContaining("without NUL") });
     }
   });
 });

@@ -98,6 +98,8 @@ class Refused extends Error {}
 /** The batch a frame carries, checked as payloads.telemetry checks JSON; never throws. */
 export function decodeTelemetryFrame(frame: Uint8Array): DecodedFrame {
   const buf = Buffer.isBuffer(frame) ? frame : Buffer.from(frame.buffer, frame.byteOffset, frame.byteLength);
+  // Doubles and words through a DataView: its reads are compiled inline, Buffer's are not.
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
   let sender: { agent_id: string; seq: number } | undefined;
   try {
     if (buf.length < HEADER_BYTES + 4) throw new Refused("shorter than a frame's header");
@@ -105,26 +107,26 @@ export function decodeTelemetryFrame(frame: Uint8Array): DecodedFrame {
     if (buf[1] !== FRAME_VERSION) throw new Refused(`format version ${buf[1]} is not known (1 is)`);
     const lane = LANES[buf[2] ?? 255];
     if (!uuidValid(buf, 4)) throw new Refused("agent_id is not a UUID");
-    const agentId = texts.get(buf, 4, 20, readUuid);
-    const seq = buf.readDoubleLE(20);
+    const agentId = texts.get(buf, view, 4, 20, readUuid).text;
+    const seq = view.getFloat64(20, true);
     if (!Number.isSafeInteger(seq) || seq <= 0) throw new Refused("seq must be a positive integer");
     sender = { agent_id: agentId, seq };
     if (!lane) throw new Refused("lane must be 0 (live) or 1 (backlog)");
     if (buf[3] !== 0) throw new Refused("byte 3 must be 0");
-    const count = buf.readUInt32LE(28);
+    const count = view.getUint32(28, true);
     if (count * SERIES_MIN_BYTES > buf.length - HEADER_BYTES - 4) throw new Refused("more series than bytes");
     const series: Series[] = [];
     let at = HEADER_BYTES;
     for (let i = 0; i < count; i++) {
       need(buf, at, SERIES_MIN_BYTES, i);
       if (!uuidValid(buf, at)) throw new Refused(`series ${i}: asset_id is not a UUID`);
-      const assetId = texts.get(buf, at, at + 16, readUuid);
-      const variableBytes = buf.readUInt16LE(at + 16);
+      const assetId = texts.get(buf, view, at, at + 16, readUuid).text;
+      const variableBytes = view.getUint16(at + 16, true);
       at += 18;
       need(buf, at, variableBytes + 1, i);
-      const variable = texts.get(buf, at, at + variableBytes, readUtf8);
+      const variable = texts.get(buf, view, at, at + variableBytes, readUtf8);
       at += variableBytes;
-      if (variable.length < 1 || variable.length > 128 || !withoutNul(variable)) {
+      if (variable.text.length < 1 || variable.text.length > 128 || !variable.nulFree) {
         throw new Refused(`series ${i}: variable must be 1 to 128 characters, without NUL`);
       }
       const unitTag = buf[at] ?? 0;
@@ -132,20 +134,21 @@ export function decodeTelemetryFrame(frame: Uint8Array): DecodedFrame {
       let unit: string | undefined;
       if (unitTag > 0) {
         need(buf, at, unitTag - 1, i);
-        unit = texts.get(buf, at, at + unitTag - 1, readUtf8);
+        const text = texts.get(buf, view, at, at + unitTag - 1, readUtf8);
         at += unitTag - 1;
-        if (unit.length > 32 || !withoutNul(unit))
+        if (text.text.length > 32 || !text.nulFree)
           throw new Refused(`series ${i}: unit must be at most 32 characters, without NUL`);
+        unit = text.text;
       }
       need(buf, at, 4, i);
-      const n = buf.readUInt32LE(at);
+      const n = view.getUint32(at, true);
       at += 4;
       if (n === 0) throw new Refused(`series ${i}: no points`);
       need(buf, at, n * 16, i);
       const points: [number, number][] = new Array(n);
       for (let k = 0; k < n; k++) {
-        const ts = buf.readDoubleLE(at);
-        const value = buf.readDoubleLE(at + 8);
+        const ts = view.getFloat64(at, true);
+        const value = view.getFloat64(at + 8, true);
         at += 16;
         if (!Number.isSafeInteger(ts) || ts < 0)
           throw new Refused(`series ${i}, point ${k}: ts must be a non-negative integer`);
@@ -156,12 +159,12 @@ export function decodeTelemetryFrame(frame: Uint8Array): DecodedFrame {
       }
       series.push(
         unit === undefined
-          ? { asset_id: assetId, variable, points }
-          : { asset_id: assetId, variable, unit, points },
+          ? { asset_id: assetId, variable: variable.text, points }
+          : { asset_id: assetId, variable: variable.text, unit, points },
       );
     }
     need(buf, at, 4, count);
-    const alarmBytes = buf.readUInt32LE(at);
+    const alarmBytes = view.getUint32(at, true);
     at += 4;
     if (at + alarmBytes !== buf.length) throw new Refused("its length does not match its contents");
     const alarms = alarmBytes === 0 ? [] : parseAlarms(buf.toString("utf8", at, at + alarmBytes));
@@ -214,40 +217,53 @@ function readUtf8(buf: Buffer, start: number, end: number): string {
   return buf.toString("utf8", start, end);
 }
 
-/** Entries the text cache holds before it starts again (ids and names: about 1 MB at most). */
-const MAX_TEXTS = 10_000;
+/** The text cache's slots, a power of two (ids and names: about 2 MB at most). */
+const TEXT_SLOTS = 16_384;
+
+/** A text a frame carries, decoded once, with the check its names need (no NUL) made once. */
+type Text = { bytes: DataView; text: string; nulFree: boolean };
 
 /**
  * The texts frames carry again and again (agents' and assets' ids, variable names, units), each
  * decoded once: the same bytes give back the same string, so the server's lookups hash it once,
- * not once a batch. Keyed by an FNV-1a hash of the bytes, which are compared before an entry is
- * used; emptied when full.
+ * not once a batch. Found by a hash of the bytes (FNV-1a over 32-bit words), which are compared
+ * before an entry is used.
  */
 class TextCache {
-  readonly #entries = new Map<number, { bytes: Buffer; text: string }>();
+  /** Direct-mapped by hash: a text whose slot another takes is decoded again when it comes back. */
+  readonly #slots: (Text | undefined)[] = new Array(TEXT_SLOTS).fill(undefined);
 
   get(
     buf: Buffer,
+    view: DataView,
     start: number,
     end: number,
     decode: (buf: Buffer, start: number, end: number) => string,
-  ): string {
+  ): Text {
     let hash = 0x811c9dc5 ^ (end - start);
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ (buf[i] ?? 0), 0x01000193);
-    const entry = this.#entries.get(hash);
-    if (entry && sameBytes(entry.bytes, buf, start, end)) return entry.text;
+    let i = start;
+    for (; i + 4 <= end; i += 4) hash = Math.imul(hash ^ view.getInt32(i, true), 0x01000193);
+    for (; i < end; i++) hash = Math.imul(hash ^ (buf[i] ?? 0), 0x01000193);
+    const slot = (hash ^ (hash >>> 16)) & (TEXT_SLOTS - 1);
+    const entry = this.#slots[slot];
+    if (entry && sameBytes(entry.bytes, view, start, end)) return entry;
     const text = decode(buf, start, end);
-    if (this.#entries.size >= MAX_TEXTS) this.#entries.clear();
-    this.#entries.set(hash, { bytes: Buffer.from(buf.subarray(start, end)), text });
-    return text;
+    const copy = Buffer.from(buf.subarray(start, end));
+    const bytes = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
+    const fresh = { bytes, text, nulFree: withoutNul(text) };
+    this.#slots[slot] = fresh;
+    return fresh;
   }
 }
 
 const texts = new TextCache();
 
-function sameBytes(a: Buffer, buf: Buffer, start: number, end: number): boolean {
-  if (a.length !== end - start) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== buf[start + i]) return false;
+function sameBytes(a: DataView, view: DataView, start: number, end: number): boolean {
+  const length = end - start;
+  if (a.byteLength !== length) return false;
+  let i = 0;
+  for (; i + 4 <= length; i += 4) if (a.getInt32(i) !== view.getInt32(start + i)) return false;
+  for (; i < length; i++) if (a.getUint8(i) !== view.getUint8(start + i)) return false;
   return true;
 }
 

@@ -143,7 +143,7 @@ describe("receiveAgentBatch: an agent's batch through the ingest service", () =>
       { agent_id: agentId, seq: 3, accepted: 3, duplicate: false },
       { agent_id: agentId, seq: 3, accepted: 0, duplicate: true },
     ]);
-    expect(await rawRows(wellB)).toBe(before + 3);
+    expect(await rawRows(wellB)).toBe((before ?? 0) + 3);
   });
 
   it("commits a batch whole or not at all: points, alarms and the dedupe record together", async () => {
