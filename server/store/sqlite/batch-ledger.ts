@@ -68,7 +68,8 @@ export class BatchLedger {
       this.#pending.set(key, claimed);
     }
     claimed.batches.set(seq, { points, at: receivedAt });
-    if (!this.#sqlite.inTransaction) {
+    // #checked: a transaction is open (asked once a transaction: better-sqlite3 asks SQLite each time).
+    if (!this.#checked) {
       // No transaction to commit with: the record is written now, on its own.
       this.flush();
       this.committed();

@@ -1,4 +1,4 @@
-import { at, num } from "./indexed.ts";
+import { at } from "./indexed.ts";
 import type { Slot } from "./slot.ts";
 
 /**
@@ -18,29 +18,31 @@ export function seriesTimeOrder(
   bySeriesId.forEach((slot, rank) => {
     rankOfSlot[slot] = rank;
   });
+  // Walked by index over the commit's own typed arrays, in range: `?? 0` never applies (a shared
+  // checked helper here saw four array types and was 1.5% of the main thread under MQTT ingest).
   const entries = entrySlot.length;
   const start = new Uint32Array(slots.length + 1);
   for (let e = 0; e < entries; e++) {
-    const rank = num(rankOfSlot, num(entrySlot, e));
-    start[rank + 1] = num(start, rank + 1) + num(entryRow, e + 1) - num(entryRow, e);
+    const rank = rankOfSlot[entrySlot[e] ?? 0] ?? 0;
+    start[rank + 1] = (start[rank + 1] ?? 0) + (entryRow[e + 1] ?? 0) - (entryRow[e] ?? 0);
   }
-  for (let k = 0; k < slots.length; k++) start[k + 1] = num(start, k + 1) + num(start, k);
+  for (let k = 0; k < slots.length; k++) start[k + 1] = (start[k + 1] ?? 0) + (start[k] ?? 0);
   const next = start.slice(0, slots.length);
-  const order = new Uint32Array(num(entryRow, entries));
+  const order = new Uint32Array(entryRow[entries] ?? 0);
   for (let e = 0; e < entries; e++) {
-    const rank = num(rankOfSlot, num(entrySlot, e));
-    let position = num(next, rank);
-    for (let r = num(entryRow, e); r < num(entryRow, e + 1); r++) order[position++] = r;
+    const rank = rankOfSlot[entrySlot[e] ?? 0] ?? 0;
+    let position = next[rank] ?? 0;
+    for (let r = entryRow[e] ?? 0; r < (entryRow[e + 1] ?? 0); r++) order[position++] = r;
     next[rank] = position;
   }
   for (let k = 0; k < slots.length; k++) {
-    const from = num(start, k);
-    const to = num(start, k + 1);
+    const from = start[k] ?? 0;
+    const to = start[k + 1] ?? 0;
     let ascending = true;
     for (let i = from + 1; i < to && ascending; i++) {
-      ascending = num(rowTs, num(order, i - 1)) <= num(rowTs, num(order, i));
+      ascending = (rowTs[order[i - 1] ?? 0] ?? 0) <= (rowTs[order[i] ?? 0] ?? 0);
     }
-    if (!ascending) order.subarray(from, to).sort((a, b) => num(rowTs, a) - num(rowTs, b) || a - b);
+    if (!ascending) order.subarray(from, to).sort((a, b) => (rowTs[a] ?? 0) - (rowTs[b] ?? 0) || a - b);
   }
   return order;
 }
