@@ -11,7 +11,7 @@
 #
 # Options:
 #   --dry-run        print the steps, change nothing
-#   --root DIR       install under DIR instead of /: no system user and no ownership changes, and
+#   --root DIR       install under DIR instead of / (made when missing): no system user and no ownership changes, and
 #                    systemctl only through $SYSTEMCTL when that is set (images, tests)
 #   --arch ARCH      x86_64 or aarch64, for another machine's files (with --root); default: uname -m
 #   --serial         Modbus RTU on /dev/tty*: the service joins the dialout group
@@ -92,9 +92,22 @@ done
 
 # --root: a staging directory, never the running system.
 staged=0
+created_root=0
 if [ -n "$root" ]; then
-  [ -d "$root" ] || die "--root $root: no such directory"
-  root=$(cd "$root" && pwd -P)
+  # A staging folder that does not exist yet is made for an install (an image build's empty tree);
+  # one that was made here is removed again if the download is refused.
+  if [ ! -d "$root" ]; then
+    [ ! -e "$root" ] || die "--root $root: not a directory"
+    [ "$action" = install ] || die "--root $root: no such directory, so nothing is installed there"
+    if [ "$dry_run" = 1 ]; then
+      note "would create $root"
+      case $root in /*) ;; *) root=$PWD/$root ;; esac
+    else
+      mkdir -p "$root" || die "--root $root: cannot create it"
+      created_root=1
+    fi
+  fi
+  [ ! -d "$root" ] || root=$(cd "$root" && pwd -P)
   [ "$root" != / ] || root=
   staged=1
 fi
@@ -164,6 +177,7 @@ write_file() {
 undo_dirs() {
   if [ "$created_opt" = 1 ]; then rmdir "$OPT_DIR" 2>/dev/null || true; fi
   if [ "$created_opt_parent" = 1 ]; then rmdir "$root/opt" 2>/dev/null || true; fi
+  if [ "$created_root" = 1 ]; then rmdir "$root" 2>/dev/null || true; fi
 }
 
 agent_config() {
