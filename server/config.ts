@@ -114,6 +114,12 @@ export const serverConfigSchema = z.object({
    * binary endpoint and packed into MSIs. Relative paths are from the working directory.
    */
   AGENT_DIST_DIR: z.string().min(1).default(DEFAULT_AGENT_DIST_DIR),
+  /**
+   * `auto`: at start, when executables are missing from AGENT_DIST_DIR and this server runs from a
+   * checkout with the build tooling, it builds them in the background, at low priority
+   * (services/distribution/agent-build/). `off`: never; an administrator runs npm run build:agent.
+   */
+  AGENT_BUILD: z.enum(["auto", "off"]).default("auto"),
   /** How long wixl may take to build one MSI before it is killed and the build fails. */
   INSTALLER_BUILD_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   ENROLL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
