@@ -1,6 +1,7 @@
 import mqtt, { type MqttClient } from "mqtt";
 import { type Payload, payloads, topics } from "../../shared/mqtt/topics.ts";
 import type { Outbox } from "../store/outbox.ts";
+import { brokerOptions } from "./broker-options.ts";
 import { telemetryFrame, telemetryMessage } from "./telemetry-message.ts";
 
 export type SyncOptions = {
@@ -74,7 +75,8 @@ export class SyncClient {
 
   start(): void {
     const { projectId, agentId } = this.#o;
-    const client = mqtt.connect(this.#o.mqttUrl, {
+    const client = mqtt.connect({
+      ...brokerOptions(this.#o.mqttUrl),
       clientId: `caudal-agent-${projectId}`,
       username: `agent:${projectId}`,
       password: this.#o.agentToken,
