@@ -11,7 +11,7 @@ import {
   SERVICE_XML,
   serviceDescription,
 } from "./winsw-config.ts";
-import { xmlText } from "./xml-text.ts";
+import { wxs } from "./wxs-text.ts";
 
 export type ProductWxsInput = {
   projectId: string;
@@ -52,11 +52,16 @@ export function productWxs(input: ProductWxsInput): string {
   const { projectId } = input;
   const { version, nextPatch } = msiProductVersion(input.agentVersion);
   const upgradeCode = msiUpgradeCode(projectId);
-  const name = xmlText(`${SERVICE_DISPLAY_NAME} (${input.projectName.slice(0, 40)})`);
-  const src = (path: string) => xmlText(path);
+  // By code point: slicing UTF-16 units could split a pair.
+  const shortName = [...input.projectName].slice(0, 40).join("");
+  const name = `${SERVICE_DISPLAY_NAME} (${shortName})`;
+  const src = input.sources;
   const guid = (component: string) => msiComponentGuid(projectId, component);
-  const description = xmlText(serviceDescription(projectId));
-  return `<?xml version="1.0" encoding="utf-8"?>
+  const description = serviceDescription(projectId);
+  const protectData = `"[INSTALLDIR]data" ${OWNERS_ONLY.replaceAll("{R}", "(OI)(CI)")}`;
+  const protectConfig = `"[#AgentConfig]" ${OWNERS_ONLY.replaceAll("{R}", "")}`;
+  // Every value below goes through wxsText (the tag): the project's name is user text.
+  return wxs`<?xml version="1.0" encoding="utf-8"?>
 <Wix xmlns="http://schemas.microsoft.com/wix/2006/wi">
   <Product Id="*" Name="${name}" Language="1033" Version="${version}" Manufacturer="Caudal" UpgradeCode="${upgradeCode}">
     <Package InstallerVersion="500" Compressed="yes" InstallScope="perMachine" Description="${description}"/>
@@ -70,17 +75,17 @@ export function productWxs(input: ProductWxsInput): string {
       <Directory Id="ProgramFiles64Folder">
         <Directory Id="INSTALLDIR" Name="Caudal Agent">
           <Component Id="AgentExe" Guid="${guid("agent-exe")}" Win64="yes">
-            <File Id="AgentExe" Name="${AGENT_EXE}" Source="${src(input.sources.agentExe)}" KeyPath="yes"/>
+            <File Id="AgentExe" Name="${AGENT_EXE}" Source="${src.agentExe}" KeyPath="yes"/>
           </Component>
           <Component Id="Service" Guid="${guid("service")}" Win64="yes">
-            <File Id="ServiceExe" Name="${SERVICE_EXE}" Source="${src(input.sources.serviceExe)}" KeyPath="yes"/>
-            <File Id="ServiceExeConfig" Name="${SERVICE_EXE}.config" Source="${src(input.sources.serviceExeConfig)}"/>
-            <File Id="ServiceXml" Name="${SERVICE_XML}" Source="${src(input.sources.serviceXml)}"/>
+            <File Id="ServiceExe" Name="${SERVICE_EXE}" Source="${src.serviceExe}" KeyPath="yes"/>
+            <File Id="ServiceExeConfig" Name="${SERVICE_EXE}.config" Source="${src.serviceExeConfig}"/>
+            <File Id="ServiceXml" Name="${SERVICE_XML}" Source="${src.serviceXml}"/>
             <ServiceInstall Id="ServiceInstall" Name="${SERVICE_NAME}" DisplayName="${SERVICE_DISPLAY_NAME}" Description="${description}" Type="ownProcess" Start="auto" ErrorControl="normal" Account="LocalSystem"/>
             <ServiceControl Id="ServiceControl" Name="${SERVICE_NAME}" Start="install" Stop="both" Remove="uninstall" Wait="yes"/>
           </Component>
           <Component Id="AgentConfig" Guid="${guid("agent-config")}" Win64="yes">
-            <File Id="AgentConfig" Name="${AGENT_CONFIG_FILE}" Source="${src(input.sources.agentConfig)}" KeyPath="yes"/>
+            <File Id="AgentConfig" Name="${AGENT_CONFIG_FILE}" Source="${src.agentConfig}" KeyPath="yes"/>
           </Component>
           <Directory Id="DATADIR" Name="data">
             <Component Id="DataDir" Guid="${guid("data-dir")}" Win64="yes">
@@ -98,16 +103,16 @@ export function productWxs(input: ProductWxsInput): string {
     </Feature>
     <CustomAction Id="SetCaudalIcacls" Property="CAUDAL_ICACLS" Value="[SystemFolder]icacls.exe" Impersonate="yes"/>
     <CustomAction Id="SetCaudalSc" Property="CAUDAL_SC" Value="[SystemFolder]sc.exe" Impersonate="yes"/>
-    <CustomAction Id="CaudalProtectData" Property="CAUDAL_ICACLS" ExeCommand="&quot;[INSTALLDIR]data&quot; ${OWNERS_ONLY.replaceAll("{R}", "(OI)(CI)")}" Execute="deferred" Impersonate="no" Return="check"/>
-    <CustomAction Id="CaudalProtectConfig" Property="CAUDAL_ICACLS" ExeCommand="&quot;[#AgentConfig]&quot; ${OWNERS_ONLY.replaceAll("{R}", "")}" Execute="deferred" Impersonate="no" Return="check"/>
+    <CustomAction Id="CaudalProtectData" Property="CAUDAL_ICACLS" ExeCommand="${protectData}" Execute="deferred" Impersonate="no" Return="check"/>
+    <CustomAction Id="CaudalProtectConfig" Property="CAUDAL_ICACLS" ExeCommand="${protectConfig}" Execute="deferred" Impersonate="no" Return="check"/>
     <CustomAction Id="CaudalServiceRecovery" Property="CAUDAL_SC" ExeCommand="${scFailureArguments()}" Execute="deferred" Impersonate="no" Return="check"/>
     <InstallExecuteSequence>
       <RemoveExistingProducts Sequence="1401"/>
-      <Custom Action="SetCaudalIcacls" Sequence="1001">${xmlText(onInstall)}</Custom>
-      <Custom Action="SetCaudalSc" Sequence="1002">${xmlText(onInstall)}</Custom>
-      <Custom Action="CaudalProtectData" Sequence="4001">${xmlText(onInstall)}</Custom>
-      <Custom Action="CaudalProtectConfig" Sequence="4002">${xmlText(onInstall)}</Custom>
-      <Custom Action="CaudalServiceRecovery" Sequence="5850">${xmlText(onInstall)}</Custom>
+      <Custom Action="SetCaudalIcacls" Sequence="1001">${onInstall}</Custom>
+      <Custom Action="SetCaudalSc" Sequence="1002">${onInstall}</Custom>
+      <Custom Action="CaudalProtectData" Sequence="4001">${onInstall}</Custom>
+      <Custom Action="CaudalProtectConfig" Sequence="4002">${onInstall}</Custom>
+      <Custom Action="CaudalServiceRecovery" Sequence="5850">${onInstall}</Custom>
     </InstallExecuteSequence>
   </Product>
 </Wix>

@@ -5,6 +5,15 @@ import { setPriority } from "node:os";
 export const WIXL = "wixl";
 const OUTPUT_MAX_CHARS = 16_384;
 
+/**
+ * wixl's whole environment: PATH, to find it. It needs nothing else (it runs with `env -i`), and
+ * the server's environment holds its secrets (DATABASE_URL, JWT_SECRET, ...), which a `$(env.X)`
+ * in a WiX source would copy into the MSI.
+ */
+function wixlEnvironment(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin" };
+}
+
 export type WixlRun = { ok: true; output: string } | { ok: false; output: string; reason: string };
 
 /**
@@ -28,6 +37,8 @@ export function runWixl(o: {
     };
     const child = spawn(WIXL, ["--arch", "x64", "-o", o.out, o.wxs], {
       cwd: o.cwd,
+      env: wixlEnvironment(),
+
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout.on("data", keep);
