@@ -1,4 +1,5 @@
 import { join } from "node:path";
+import type { LocalLink } from "../shared/agent-local-api.ts";
 import { type AgentRuntimeConfig, configHash } from "../shared/mqtt/agent-config.ts";
 import type { AgentRunConfig } from "../shared/mqtt/agent-file-config.ts";
 import type { Payload } from "../shared/mqtt/topics.ts";
@@ -17,7 +18,8 @@ import { testReadDevice } from "./runtime/test-read.ts";
 import { configProblems } from "./runtime/validate-config.ts";
 import { AgentStore } from "./store/agent-store.ts";
 import type { AlarmTransition, SeriesPoints } from "./store/outbox.ts";
-import { SyncClient } from "./sync/sync-client.ts";
+import type { LinkSnapshot } from "./sync/link-state.ts";
+import { SyncClient, type SyncRetry } from "./sync/sync-client.ts";
 import { AGENT_VERSION } from "./version.ts";
 
 const HEARTBEAT_MS = 15_000;
@@ -35,7 +37,29 @@ export type AgentOptions = {
   /** Request timeout and reconnect backoff of device links. */
   timing?: { timeoutMs: number; minBackoffMs: number; maxBackoffMs: number };
   heartbeatMs?: number;
+  /** The MQTT link's reconnection pace (sync-client.ts has the defaults). */
+  sync?: Partial<SyncRetry>;
 };
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The link as /status shows it: times as ISO strings. */
+function linkStatus(l: LinkSnapshot): LocalLink {
+  return {
+    state: l.state,
+    since: new Date(l.since).toISOString(),
+    last_connected_at: iso(l.lastConnectedAt),
+    lost_at: iso(l.lostAt),
+    refused: l.refusal && {
+      code: l.refusal.code,
+      answer: l.refusal.answer,
+      first_at: new Date(l.refusal.firstAt).toISOString(),
+      attempts: l.refusal.attempts,
+      next_attempt_at: iso(l.refusal.nextAttemptAt),
+    },
+    reason: l.reason,
+  };
+}
 
 /**
  * caudal-agent: polls devices into the local store first, evaluates alarms locally, and syncs
@@ -44,7 +68,10 @@ export type AgentOptions = {
 export class CaudalAgent {
   readonly config: AgentRunConfig;
   readonly metrics: AgentMetrics = createAgentMetrics();
-  readonly #o: Required<Omit<AgentOptions, "timing">> & { timing: NonNullable<AgentOptions["timing"]> };
+  readonly #o: Required<Omit<AgentOptions, "timing" | "sync">> & {
+    timing: NonNullable<AgentOptions["timing"]>;
+    sync: Partial<SyncRetry>;
+  };
   readonly store: AgentStore;
   readonly #filter = new ExceptionFilter();
   readonly #alarms: LocalAlarms;
@@ -66,6 +93,7 @@ export class CaudalAgent {
       drivers: options.drivers ?? createDriverFactory({ pkiDir: join(config.data_dir, "pki") }),
       timing: options.timing ?? { timeoutMs: 2_000, minBackoffMs: 1_000, maxBackoffMs: 60_000 },
       heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+      sync: options.sync ?? {},
     };
     this.store = new AgentStore(config.data_dir, {
       maxBytes: config.buffer_max_mb * 1024 * 1024,
@@ -119,6 +147,7 @@ export class CaudalAgent {
       },
       onRequest: (request) => void this.#answer(request),
       onLog: (level, message) => this.#log(level, "sync", message),
+      retry: this.#o.sync,
     });
     this.#sync.start();
     this.#api = new LocalApi(
@@ -165,6 +194,7 @@ export class CaudalAgent {
       agent_version: AGENT_VERSION,
       uptime_seconds: Math.floor((Date.now() - this.#startedAt) / 1000),
       connected: this.#sync?.connected ?? false,
+      link: this.#sync ? linkStatus(this.#sync.link) : null,
       last_sync: this.#sync?.lastSyncAt ? new Date(this.#sync.lastSyncAt).toISOString() : null,
       config: applied
         ? {

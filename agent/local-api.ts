@@ -104,6 +104,9 @@ export class LocalApi {
         return json(200, {
           status: failing > 0 || !s.connected ? "degraded" : "ok",
           connected: s.connected,
+          // Why the link is down, in plain words (e.g. its credentials refused: re-enroll it).
+          link: s.link?.state ?? "connecting",
+          reason: s.link?.reason ?? null,
           devices_failing: failing,
           buffer_batches: s.buffer.batches,
           uptime_seconds: s.uptime_seconds,

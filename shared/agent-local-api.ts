@@ -5,6 +5,29 @@
 
 export type LocalDeviceState = "ok" | "failing" | "disabled" | "unsupported";
 
+/** How the agent's MQTT link stands (agent/sync/link-state.ts). */
+export type LocalLinkState = "connecting" | "connected" | "disconnected" | "refused";
+
+export type LocalLink = {
+  state: LocalLinkState;
+  /** When the link entered this state. */
+  since: string;
+  last_connected_at: string | null;
+  /** When the server last closed a connection of this agent. */
+  lost_at: string | null;
+  /** While the broker refuses the agent's credentials (its token was replaced). */
+  refused: {
+    /** The CONNACK code: 4 or 5 (MQTT 3.1.1), 0x86 or 0x87 (MQTT 5). */
+    code: number;
+    answer: string;
+    first_at: string;
+    attempts: number;
+    next_attempt_at: string | null;
+  } | null;
+  /** In plain words, why the link is down and what to do; null while connected. */
+  reason: string | null;
+};
+
 /** GET /status. */
 export type LocalStatus = {
   agent_id: string;
@@ -13,6 +36,8 @@ export type LocalStatus = {
   uptime_seconds: number;
   /** Whether the MQTT link to the server is up. */
   connected: boolean;
+  /** The link's state and why it is down; null before the sync client starts. */
+  link: LocalLink | null;
   last_sync: string | null;
   /** The configuration the agent runs, or null before its first deployment. */
   config: { version: number; hash: string; applied_at: string } | null;

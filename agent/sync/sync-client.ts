@@ -2,6 +2,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { type Payload, payloads, topics } from "../../shared/mqtt/topics.ts";
 import type { Outbox } from "../store/outbox.ts";
 import { brokerOptions } from "./broker-options.ts";
+import { type LinkSnapshot, LinkState, refusesCredentials } from "./link-state.ts";
 import { telemetryFrame, telemetryMessage } from "./telemetry-message.ts";
 
 export type SyncOptions = {
@@ -15,6 +16,26 @@ export type SyncOptions = {
   /** A request from the server (test-read); the answer goes back through `publish("response", …)`. */
   onRequest: (request: Payload<"request">) => void;
   onLog: (level: "debug" | "info" | "warn" | "error", message: string) => void;
+  retry?: Partial<SyncRetry>;
+};
+
+/**
+ * Reconnection pace. A network failure is retried quickly; refused credentials are retried slowly,
+ * doubling from `refusedMinMs` to `refusedMaxMs` (they change only when someone re-enrolls the agent
+ * or restores its token), and are logged again only every `refusedLogEveryMs`.
+ */
+export type SyncRetry = {
+  reconnectMs: number;
+  refusedMinMs: number;
+  refusedMaxMs: number;
+  refusedLogEveryMs: number;
+};
+
+const RETRY: SyncRetry = {
+  reconnectMs: 2_000,
+  refusedMinMs: 15_000,
+  refusedMaxMs: 5 * 60_000,
+  refusedLogEveryMs: 60 * 60_000,
 };
 
 /** Live batches in flight at once; backlog is held to one so live data waits behind at most one batch. */
@@ -51,9 +72,21 @@ export class SyncClient {
   /** An ack on this connection said the server takes binary batches (telemetry-frame.ts). */
   #binary = false;
   #framesSent = 0;
+  readonly #retry: SyncRetry;
+  /** The link's state, for /status, /health and the local page (this process). */
+  readonly #link: LinkState;
+  /** When the refusal was last logged: repeated only every refusedLogEveryMs, not per attempt. */
+  #refusalLoggedAt = 0;
 
   constructor(options: SyncOptions) {
     this.#o = options;
+    this.#retry = { ...RETRY, ...options.retry };
+    this.#link = new LinkState(options.now());
+  }
+
+  /** How the link stands, and in plain words why it is down. */
+  get link(): LinkSnapshot {
+    return this.#link.snapshot();
   }
 
   get connected(): boolean {
@@ -81,7 +114,10 @@ export class SyncClient {
       username: `agent:${projectId}`,
       password: this.#o.agentToken,
       clean: true,
-      reconnectPeriod: 2_000,
+      reconnectPeriod: this.#retry.reconnectMs,
+      // mqtt.js otherwise stops reconnecting after a refused CONNACK: the agent would never learn
+      // that its credentials are accepted again. #onError slows the pace instead.
+      reconnectOnConnackError: true,
       connectTimeout: 10_000,
       keepalive: 30,
       // [MQTT-3.1.2-8] the broker publishes the will if the agent vanishes without DISCONNECT.
@@ -98,7 +134,7 @@ export class SyncClient {
     this.#client = client;
     client.on("connect", () => this.#onConnect());
     client.on("close", () => this.#onClose());
-    client.on("error", (err) => this.#o.onLog("warn", `mqtt: ${err.message}`));
+    client.on("error", (err) => this.#onError(client, err));
     client.on("message", (topic, payload) => this.#onMessage(topic, payload));
     this.#timer = setInterval(() => this.#resendStale(), 5_000);
   }
@@ -150,11 +186,47 @@ export class SyncClient {
     this.#client.publish(topics[name](this.#o.projectId), JSON.stringify(body), { qos: 1 });
   }
 
+  /**
+   * A refused CONNACK sets the pace of the next attempt: mqtt.js schedules it from
+   * `options.reconnectPeriod` right after this listener returns (handlers/connack.js).
+   */
+  #onError(client: MqttClient, err: Error & { code?: unknown }): void {
+    const now = this.#o.now();
+    if (!refusesCredentials(err.code)) {
+      if (this.#link.networkError(err.message)) this.#o.onLog("warn", `mqtt: ${err.message}`);
+      return;
+    }
+    const attempts = (this.#link.refusal?.attempts ?? 0) + 1;
+    const delay = Math.min(
+      this.#retry.refusedMaxMs,
+      this.#retry.refusedMinMs * 2 ** Math.min(attempts - 1, 30),
+    );
+    client.options.reconnectPeriod = delay;
+    const answer = err.message.replace(/^Connection refused: /, "");
+    const first = this.#link.refused(err.code, answer, now, now + delay);
+    if (first || now - this.#refusalLoggedAt >= this.#retry.refusedLogEveryMs) {
+      this.#refusalLoggedAt = now;
+      const refusal = this.#link.refusal;
+      const again = first ? "" : ` (${refusal?.attempts ?? attempts} attempts refused so far)`;
+      this.#o.onLog(
+        "error",
+        `${this.#link.snapshot().reason ?? answer}${again}; next attempt in ${Math.round(delay / 1000)} s`,
+      );
+    }
+  }
+
   #onConnect(): void {
     const client = this.#client;
     if (!client) return;
     this.#connected = true;
-    this.#o.onLog("info", "connected to the broker");
+    client.options.reconnectPeriod = this.#retry.reconnectMs;
+    const ended = this.#link.connected(this.#o.now());
+    this.#o.onLog(
+      "info",
+      ended
+        ? `connected to the broker: the server accepts this agent's credentials again after ${ended.attempts} refused attempts; sending the buffered readings`
+        : "connected to the broker",
+    );
     client.publish(
       topics.status(this.#o.projectId),
       JSON.stringify({
@@ -176,6 +248,7 @@ export class SyncClient {
   }
 
   #onClose(): void {
+    this.#link.closed(this.#o.now());
     if (this.#connected) this.#o.onLog("warn", "disconnected from the broker; buffering locally");
     this.#connected = false;
     // The next connection may reach another server (an older one takes JSON only): it says again.

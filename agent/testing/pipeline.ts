@@ -11,7 +11,7 @@ import {
   agentFileConfigSchema,
   configuredRunConfig,
 } from "../../shared/mqtt/agent-file-config.ts";
-import { CaudalAgent } from "../agent.ts";
+import { type AgentOptions, CaudalAgent } from "../agent.ts";
 import { AgentLog } from "../agent-log.ts";
 
 /**
@@ -143,11 +143,13 @@ export class Pipeline {
     dataDir?: string,
     log = new AgentLog({ write: () => {} }),
     overrides: Partial<AgentRunConfig> = {},
+    options: Partial<AgentOptions> = {},
   ): CaudalAgent {
     return new CaudalAgent(this.agentConfig(dataDir, overrides), {
       log,
       timing: { timeoutMs: 1000, minBackoffMs: 200, maxBackoffMs: 2000 },
       heartbeatMs: 500,
+      ...options,
     });
   }
 
