@@ -12,8 +12,8 @@ import { currentUserAuth } from "./user-access.ts";
  * Keeps open connections within their access as it changes, from the services' events (emitted
  * after commit), as the WebSocket stream does: a revoked session, a deactivated user or a rotated
  * agent token ends the connection; a changed role or project assignment drops, at once, every
- * subscription the user may no longer hold; a revoked HMI credential, or its project deleted, ends
- * the HMI's connections.
+ * subscription the user may no longer hold; a revoked HMI credential, one given another host id
+ * (each connection holds the one it logged in with), or its project deleted, ends the HMI's connections.
  */
 export class AccessWatch {
   readonly #ctx: ServiceContext;
@@ -29,6 +29,7 @@ export class AccessWatch {
     this.#ctx.events.on("accessChanged", this.#onAccessChanged);
     this.#ctx.events.on("agentTokenRotated", this.#onAgentTokenRotated);
     this.#ctx.events.on("mqttCredentialRevoked", this.#onCredentialRevoked);
+    this.#ctx.events.on("mqttCredentialChanged", this.#onCredentialChanged);
     this.#ctx.events.on("projectDeleted", this.#onProjectDeleted);
   }
 
@@ -37,6 +38,7 @@ export class AccessWatch {
     this.#ctx.events.off("accessChanged", this.#onAccessChanged);
     this.#ctx.events.off("agentTokenRotated", this.#onAgentTokenRotated);
     this.#ctx.events.off("mqttCredentialRevoked", this.#onCredentialRevoked);
+    this.#ctx.events.off("mqttCredentialChanged", this.#onCredentialChanged);
     this.#ctx.events.off("projectDeleted", this.#onProjectDeleted);
   }
 
@@ -122,6 +124,18 @@ export class AccessWatch {
       const p = principalOf(c);
       if (p?.kind === "hmi" && p.credentialId === credentialId) {
         this.#ctx.logger.info("mqtt HMI credential revoked: disconnecting", { credential_id: credentialId });
+        c.close();
+      }
+    }
+  };
+
+  readonly #onCredentialChanged = ({ credentialId }: { credentialId: string }): void => {
+    for (const c of this.#registry.clients()) {
+      const p = principalOf(c);
+      if (p?.kind === "hmi" && p.credentialId === credentialId) {
+        this.#ctx.logger.info("mqtt HMI credential's host id changed: disconnecting", {
+          credential_id: credentialId,
+        });
         c.close();
       }
     }

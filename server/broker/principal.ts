@@ -5,7 +5,8 @@ import type { AuthContext } from "../services/auth/auth-context.ts";
 export type Principal =
   | { kind: "agent"; projectId: string }
   | { kind: "user"; auth: AuthContext }
-  | { kind: "hmi"; credentialId: string; projectId: string };
+  /** primaryHostId: the Sparkplug host id whose STATE the login may publish, as it logged in (null: none). */
+  | { kind: "hmi"; credentialId: string; projectId: string; primaryHostId: string | null };
 
 const principals = new WeakMap<Client, Principal>();
 

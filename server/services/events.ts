@@ -55,6 +55,8 @@ type EventMap = {
   installerBuildQueued: [{ buildId: string; projectId: string }];
   /** An HMI's MQTT credential was revoked; its connections must go at once. */
   mqttCredentialRevoked: [{ projectId: string; credentialId: string }];
+  /** An HMI's MQTT credential now speaks for another Sparkplug host id; its connections must log in again. */
+  mqttCredentialChanged: [{ projectId: string; credentialId: string }];
   /** An agent's heartbeat was recorded (its version, configuration and buffer: Sparkplug node metrics). */
   agentHeartbeat: [{ projectId: string; heartbeat: Payload<"heartbeat"> }];
 };

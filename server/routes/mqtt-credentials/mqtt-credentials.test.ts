@@ -11,12 +11,13 @@ type Issued = {
   project_id: string;
   name: string;
   username: string;
+  primary_host_id: string | null;
   password: string;
   created_by: string | null;
   created_at: string;
 };
 
-describe("HMI credentials: POST, GET, DELETE /api/edge/projects/{id}/mqtt-credentials", () => {
+describe("HMI credentials: POST, GET, PATCH, DELETE /api/edge/projects/{id}/mqtt-credentials", () => {
   let t: TestServer;
   let admin: string;
   let project: string;
@@ -53,6 +54,7 @@ describe("HMI credentials: POST, GET, DELETE /api/edge/projects/{id}/mqtt-creden
       project_id: project,
       name: "Ignition, control room",
       username: `hmi:${res.body.id}`,
+      primary_host_id: null,
       password: expect.stringMatching(/^chm_[A-Za-z0-9_-]{43}$/),
       created_by: supervisor.id,
       created_at: expect.any(String),
@@ -99,6 +101,7 @@ describe("HMI credentials: POST, GET, DELETE /api/edge/projects/{id}/mqtt-creden
   const routes: [string, string, (id: string) => string, unknown][] = [
     ["POST", "POST", (id) => base(id), { name: "x" }],
     ["GET", "GET", (id) => base(id), undefined],
+    ["PATCH", "PATCH", (id) => `${base(id)}/${randomUUID()}`, { name: "x" }],
     ["DELETE", "DELETE", (id) => `${base(id)}/${randomUUID()}`, undefined],
   ];
   for (const [label, method, path, body] of routes) {
@@ -140,6 +143,11 @@ describe("HMI credentials: POST, GET, DELETE /api/edge/projects/{id}/mqtt-creden
     ["name too long", { name: "n".repeat(201) }, "name"],
     ["name not a string", { name: 7 }, "name"],
     ["name with a control character", { name: "a\u0000b" }, "name"],
+    ["primary_host_id with a slash", { name: "x", primary_host_id: "scada/1" }, "primary_host_id"],
+    ["primary_host_id with a wildcard", { name: "x", primary_host_id: "+" }, "primary_host_id"],
+    ["primary_host_id empty", { name: "x", primary_host_id: "" }, "primary_host_id"],
+    ["primary_host_id too long", { name: "x", primary_host_id: "h".repeat(65) }, "primary_host_id"],
+    ["primary_host_id not a string", { name: "x", primary_host_id: 7 }, "primary_host_id"],
     ["a JSON array", [{ name: "x" }], undefined],
   ];
   for (const [label, body, field] of bodies) {

@@ -6,6 +6,7 @@ export type MqttCredentialDto = {
   project_id: string;
   name: string;
   username: string;
+  primary_host_id: string | null;
   created_by: string | null;
   created_at: string;
 };
@@ -19,6 +20,7 @@ export function toMqttCredentialDto(row: MqttCredentialRow): MqttCredentialDto {
     project_id: row.projectId,
     name: row.name,
     username: row.username,
+    primary_host_id: row.primaryHostId,
     created_by: row.createdBy,
     created_at: row.createdAt.toISOString(),
   };

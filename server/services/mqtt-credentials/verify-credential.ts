@@ -9,12 +9,15 @@ export function isHmiUsername(username: string): boolean {
   return HMI_USER.test(username);
 }
 
-/** The credential and its project when `password` is the current password of `username`; else null. */
+/** The HMI login as it authenticates: its credential, project and the host id whose STATE it may publish. */
+export type HmiLogin = { credentialId: string; projectId: string; primaryHostId: string | null };
+
+/** The credential, its project and host id when `password` is the current password of `username`; else null. */
 export async function verifyMqttCredential(
   ctx: ServiceContext,
   username: string,
   password: string,
-): Promise<{ credentialId: string; projectId: string } | null> {
+): Promise<HmiLogin | null> {
   const id = HMI_USER.exec(username)?.[1];
   if (!id) return null;
   const row = await ctx.store.mqttCredentials.login(id);
@@ -22,7 +25,7 @@ export async function verifyMqttCredential(
   const given = Buffer.from(sha256Hex(password), "hex");
   const stored = Buffer.from(row.passwordHash, "hex");
   return given.length === stored.length && timingSafeEqual(given, stored)
-    ? { credentialId: id, projectId: row.projectId }
+    ? { credentialId: id, projectId: row.projectId, primaryHostId: row.primaryHostId }
     : null;
 }
 

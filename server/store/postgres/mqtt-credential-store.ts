@@ -1,7 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { MqttCredentialStore } from "../ports/mqtt-credential-store.ts";
-import type { NewMqttCredentialRow } from "../rows.ts";
-import { mqttCredentials } from "./schema/index.ts";
+import type { MqttCredentialRow, NewMqttCredentialRow } from "../rows.ts";
+import { mqttCredentials, projects } from "./schema/index.ts";
 import type { PgSession } from "./session.ts";
 
 export class PostgresMqttCredentialStore implements MqttCredentialStore {
@@ -26,6 +26,26 @@ export class PostgresMqttCredentialStore implements MqttCredentialStore {
       .orderBy(asc(mqttCredentials.createdAt), asc(mqttCredentials.id));
   }
 
+  async get(id: string, projectId: string) {
+    const [row] = await this.#s
+      .executor()
+      .select()
+      .from(mqttCredentials)
+      .where(and(eq(mqttCredentials.id, id), eq(mqttCredentials.projectId, projectId)))
+      .limit(1);
+    return row;
+  }
+
+  async update(id: string, projectId: string, patch: Pick<MqttCredentialRow, "name" | "primaryHostId">) {
+    const [row] = await this.#s
+      .executor()
+      .update(mqttCredentials)
+      .set({ name: patch.name, primaryHostId: patch.primaryHostId })
+      .where(and(eq(mqttCredentials.id, id), eq(mqttCredentials.projectId, projectId)))
+      .returning();
+    return row;
+  }
+
   async delete(id: string, projectId: string) {
     const [deleted] = await this.#s
       .executor()
@@ -38,10 +58,33 @@ export class PostgresMqttCredentialStore implements MqttCredentialStore {
   async login(id: string) {
     const [row] = await this.#s
       .executor()
-      .select({ projectId: mqttCredentials.projectId, passwordHash: mqttCredentials.passwordHash })
+      .select({
+        projectId: mqttCredentials.projectId,
+        passwordHash: mqttCredentials.passwordHash,
+        primaryHostId: mqttCredentials.primaryHostId,
+      })
       .from(mqttCredentials)
       .where(eq(mqttCredentials.id, id))
       .limit(1);
     return row;
+  }
+
+  async hostIdClaimedBy(hostId: string, exceptProjectId: string) {
+    const executor = this.#s.executor();
+    // Until the transaction ends: two projects claiming one host id at once, at READ COMMITTED,
+    // would each read no claim and both write theirs. No row exists to lock.
+    if (this.#s.inTransaction())
+      await executor.execute(
+        sql`SELECT pg_advisory_xact_lock(hashtext('caudal_sparkplug_host_ids'), hashtext(${hostId}))`,
+      );
+    const asPrimary = await executor
+      .select({ id: projects.id })
+      .from(projects)
+      .where(and(eq(projects.sparkplugPrimaryHostId, hostId), ne(projects.id, exceptProjectId)));
+    const onLogins = await executor
+      .select({ id: mqttCredentials.projectId })
+      .from(mqttCredentials)
+      .where(and(eq(mqttCredentials.primaryHostId, hostId), ne(mqttCredentials.projectId, exceptProjectId)));
+    return [...new Set([...asPrimary, ...onLogins].map((r) => r.id))].sort();
   }
 }

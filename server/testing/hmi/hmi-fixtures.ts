@@ -3,15 +3,19 @@ import type { TestServer } from "../harness.ts";
 
 /** Test support for the HMI namespaces: credentials and project names through the REST API. */
 
-/** An HMI login of the project, issued through POST /api/edge/projects/{id}/mqtt-credentials. */
+/**
+ * An HMI login of the project, issued through POST /api/edge/projects/{id}/mqtt-credentials;
+ * `primaryHostId`: the host id whose STATE it may publish.
+ */
 export async function hmiCredentials(
   t: TestServer,
   projectId: string,
   name = "test HMI",
+  primaryHostId: string | null = null,
 ): Promise<Credentials & { id: string }> {
   const res = await t.request<{ id: string; username: string; password: string }>(
     `/api/edge/projects/${projectId}/mqtt-credentials`,
-    { token: (await t.admin()).token, body: { name } },
+    { token: (await t.admin()).token, body: { name, primary_host_id: primaryHostId } },
   );
   if (res.status !== 201) throw new Error(`issue credential failed: ${res.status} ${res.text}`);
   return { id: res.body.id, username: res.body.username, password: res.body.password };
@@ -74,7 +78,8 @@ export type Site = {
 
 /**
  * A project with assets, one Modbus device per asset with the variables given (registers two
- * apart), an agent token and an HMI login, all through the REST API. No automatic deployment.
+ * apart), an agent token and an HMI login (given the project's primary host id, if any), all
+ * through the REST API. No automatic deployment.
  */
 export async function hmiSite(
   t: TestServer,
@@ -117,7 +122,12 @@ export async function hmiSite(
     projectId: created.id,
     slug: created.slug,
     agent: { username: `agent:${created.id}`, password: issued.agent_token },
-    hmi: await hmiCredentials(t, created.id),
+    hmi: await hmiCredentials(t, created.id, "test HMI", primaryHostOf(project)),
     assets: out,
   };
+}
+
+function primaryHostOf(project: Record<string, unknown>): string | null {
+  const host = project.sparkplug_primary_host_id;
+  return typeof host === "string" ? host : null;
 }

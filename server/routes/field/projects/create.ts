@@ -16,7 +16,7 @@ const route = createRoute({
   request: jsonBody(createProjectRequest),
   responses: {
     201: json(projectSchema, "Project created"),
-    ...errorResponses(400, 401, 403),
+    ...errorResponses(400, 401, 403, 409),
   },
 });
 

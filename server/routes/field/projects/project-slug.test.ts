@@ -67,7 +67,7 @@ describe("edge projects: slug and Sparkplug names", () => {
   });
 
   it("PUT keeps the slug when omitted (even on rename), changes it when given, 409 when taken", async () => {
-    const a = (await create({ name: uniqueName(), sparkplug_primary_host_id: "scada-1" })).body;
+    const a = (await create({ name: uniqueName(), sparkplug_primary_host_id: "scada-2" })).body;
     const b = (await create({ name: uniqueName() })).body;
 
     const renamed = await replace(a.id, { name: "Renamed" });

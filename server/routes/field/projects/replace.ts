@@ -17,7 +17,7 @@ const route = createRoute({
   request: { params: idParams, ...jsonBody(createProjectRequest) },
   responses: {
     200: json(projectSchema, "Project replaced"),
-    ...errorResponses(400, 401, 403, 404),
+    ...errorResponses(400, 401, 403, 404, 409),
   },
 });
 

@@ -53,7 +53,7 @@ export const createProjectRequest = z
     }),
     sparkplug_primary_host_id: sparkplugId().nullable().optional().openapi({
       description:
-        "A Sparkplug 3.0 primary host application: while its spBv1.0/STATE/{host_id} is not online, nothing is published for the project's group. Null (the default) publishes always.",
+        "A Sparkplug 3.0 primary host application: while its spBv1.0/STATE/{host_id} is not online, nothing is published for the project's group. Null (the default) publishes always. Only a STATE published by an HMI login given this host id (its primary_host_id) counts. 409 when another project names it, as its primary host or on one of its HMI logins.",
       example: "scada-control-room",
     }),
   })

@@ -3,6 +3,7 @@ import { seesAllProjects } from "../../../../shared/roles.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import { DEFAULT_PLAN, startSubscription } from "../../billing/start-subscription.ts";
 import type { ServiceContext } from "../../context.ts";
+import { assertHostIdFree } from "../../mqtt-credentials/host-ids.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";
 import type { ProjectInput } from "../inputs.ts";
 import { projectColumns } from "./project-columns.ts";
@@ -22,6 +23,8 @@ export function createProject(
   const id = randomUUID();
   return ctx.store.transaction(async (tx) => {
     const slug = await newProjectSlug(tx.field, columns.name, input.slug);
+    const host = columns.sparkplugPrimaryHostId;
+    if (host !== null) await assertHostIdFree(tx.mqttCredentials, host, id, "sparkplug_primary_host_id");
     const row = await tx.field.insertProject({ id, ...columns, slug, createdAt: now, updatedAt: now });
     if (!seesAllProjects(auth.role)) await tx.field.assignProject(auth.userId, id);
     const dto = toProjectDto(row);

@@ -2,6 +2,7 @@ import { notFound } from "../../../errors.ts";
 import { configChanged } from "../../agents/config-changed.ts";
 import type { AuthContext } from "../../auth/auth-context.ts";
 import type { ServiceContext } from "../../context.ts";
+import { assertHostIdFree } from "../../mqtt-credentials/host-ids.ts";
 import { type ProjectDto, toProjectDto } from "../dto.ts";
 import type { ProjectInput } from "../inputs.ts";
 import { visibleProject } from "../lookup.ts";
@@ -24,6 +25,10 @@ export async function replaceProject(
     const current = await visibleProject(tx.field, auth, id);
     const before = toProjectDto(current);
     const slug = await replacedProjectSlug(tx.field, id, current.slug, input.slug);
+    // Only a new one is checked: two projects that shared a host id before issue 28 keep working.
+    const host = columns.sparkplugPrimaryHostId;
+    if (host !== null && host !== current.sparkplugPrimaryHostId)
+      await assertHostIdFree(tx.mqttCredentials, host, id, "sparkplug_primary_host_id");
     const row = await tx.field.updateProject(id, { ...columns, slug, updatedAt: now });
     if (!row) throw notFound("project");
     const after = toProjectDto(row);

@@ -15,12 +15,18 @@ export const mqttCredentials = sqliteTable(
     /** `hmi:<id>`: the MQTT user name. */
     username: text("username").notNull(),
     passwordHash: text("password_hash").notNull(),
+    /**
+     * The Sparkplug host id whose STATE this login may publish (spBv1.0/STATE/{id}); null: none.
+     * No other project names it, as its primary host or on a login (services/mqtt-credentials/host-ids.ts).
+     */
+    primaryHostId: text("primary_host_id"),
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("mqtt_credentials_username_uq").on(t.username),
     index("mqtt_credentials_project_idx").on(t.projectId),
+    index("mqtt_credentials_primary_host_idx").on(t.primaryHostId),
   ],
 );
 
