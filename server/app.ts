@@ -29,6 +29,7 @@ import { adminRoutes } from "./routes/users/index.ts";
 import { wsRoutes } from "./routes/ws/index.ts";
 import type { RuleChangeListener } from "./services/alarms/rule-listener.ts";
 import type { ServiceContext } from "./services/context.ts";
+import { AgentBuild } from "./services/distribution/agent-build/agent-build.ts";
 import type { HealthProbes } from "./services/system/health.ts";
 import { TelemetryService } from "./services/telemetry/service.ts";
 import { LiveTelemetry } from "./ws/live-telemetry.ts";
@@ -49,6 +50,11 @@ export type AppDeps = {
   alarms?: RuleChangeListener;
   /** The embedded broker; when given, MQTT over WebSocket is served at /mqtt. */
   broker?: MqttBroker;
+  /**
+   * The agent executables served and the server's own build of them, which server.ts starts and
+   * stops. Absent (apps built only to inspect routes), one that never builds.
+   */
+  agentBuild?: AgentBuild;
   /** GET /health: override the database probe (tests) and add the MQTT broker once it runs. */
   health?: HealthProbes;
   /** Where the per-request lines go (REQUEST_LOG_FILE); by default the server's logger. */
@@ -60,6 +66,7 @@ export type AppDeps = {
 /** Builds the HTTP application. No I/O happens here beyond what `deps` already opened. */
 export function createApp(deps: AppDeps) {
   const { ctx } = deps;
+  const { artifacts } = deps.agentBuild ?? new AgentBuild(ctx);
   const app = newApiApp(ctx, deps.requestLogger ?? ctx.logger);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
@@ -87,8 +94,8 @@ export function createApp(deps: AppDeps) {
   app.route("/api/audit", auditRoutes(ctx));
   app.route("/api/edge", edgeFieldRoutes(ctx));
   app.route("/api/edge", agentRoutes(ctx, { mqttPort: () => deps.broker?.port ?? ctx.config.MQTT_PORT }));
-  app.route("/api/edge", installerRoutes(ctx));
-  app.route("/api/edge", distributionRoutes(ctx));
+  app.route("/api/edge", installerRoutes(ctx, artifacts));
+  app.route("/api/edge", distributionRoutes(ctx, artifacts));
   app.route("/api/edge", mqttCredentialRoutes(ctx));
   app.route("/api/tanks", tanksRoutes(ctx));
   app.route("/api/telemetry", telemetryRoutes(ctx, deps.telemetry ?? new TelemetryService(ctx)));

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   "Internal",
   "Unavailable",
   "AgentNotBuilt",
+  "AgentBuilding",
   "AgentTimeout",
 ] as const;
 

@@ -16,7 +16,8 @@ import type { Logger } from "./logger.ts";
 import { AutoDeploy } from "./services/agents/auto-deploy.ts";
 import { AlarmEngine } from "./services/alarms/engine.ts";
 import { type Clock, type ServiceContext, systemClock } from "./services/context.ts";
-import { AgentArtifacts } from "./services/distribution/agent-artifacts.ts";
+import { AgentBuild } from "./services/distribution/agent-build/agent-build.ts";
+import type { AgentBuildCommand } from "./services/distribution/agent-build/build-plan.ts";
 import { InstallerBuildWorker } from "./services/distribution/installer-builds/build-worker.ts";
 import { EventBus } from "./services/events.ts";
 import { createScheduler, type Scheduler } from "./services/scheduler/default-jobs.ts";
@@ -36,6 +37,11 @@ export type CaudalServerOptions = {
   live?: Partial<LiveTelemetryOptions>;
   /** Quiet time after the last configuration change before the automatic deployment (default 2 s). */
   autoDeployDelayMs?: number;
+  /**
+   * Replaces the agent build's command (tests: a cheap child process in place of minutes of
+   * real build). Not a setting: only code that constructs the server can give it.
+   */
+  agentBuildCommand?: AgentBuildCommand;
 };
 
 /** caudal-server: the constructor only assigns; start() opens the database and ports, stop() closes them. */
@@ -57,6 +63,7 @@ export class CaudalServer {
   #activity: ActivityLog | undefined;
   #autoDeploy: AutoDeploy | undefined;
   #installerBuilds: InstallerBuildWorker | undefined;
+  #agentBuild: AgentBuild | undefined;
 
   constructor(options: CaudalServerOptions) {
     this.#options = options;
@@ -152,8 +159,11 @@ export class CaudalServer {
     // After the broker: it publishes each automatic deployment retained to the agent.
     this.#autoDeploy = new AutoDeploy(this.#ctx, this.#options.autoDeployDelayMs);
     await this.#autoDeploy.start();
+    // Missing agent executables are built in the background (AGENT_BUILD); start() does not wait.
+    this.#agentBuild = new AgentBuild(this.#ctx, this.#options.agentBuildCommand);
+    this.#agentBuild.start();
     // Before HTTP: a build left running by the last run is failed before anyone asks about it.
-    this.#installerBuilds = new InstallerBuildWorker(this.#ctx, new AgentArtifacts(config.AGENT_DIST_DIR));
+    this.#installerBuilds = new InstallerBuildWorker(this.#ctx, this.#agentBuild.artifacts);
     await this.#installerBuilds.start();
     this.#requestLog = config.REQUEST_LOG_FILE
       ? openRequestLogFile(config.REQUEST_LOG_FILE, config.LOG_LEVEL, logger)
@@ -164,7 +174,8 @@ export class CaudalServer {
       alarms: this.#alarms,
       telemetry: this.#telemetry,
       broker,
-      health: { broker: { isUp: () => broker.isUp } },
+      agentBuild: this.#agentBuild,
+      health: { broker: { isUp: () => broker.isUp }, agentBuild: this.#agentBuild },
       requestLogger: this.#requestLog?.logger,
       workerMetrics: () => this.#workers?.metricsJson() ?? Promise.resolve([]),
     });
@@ -253,6 +264,9 @@ export class CaudalServer {
     // No new builds are queued once HTTP is closed; a running wixl is killed and its build failed.
     await this.#installerBuilds?.stop();
     this.#installerBuilds = undefined;
+    // Its executables so far stay; the next start builds the rest.
+    await this.#agentBuild?.stop();
+    this.#agentBuild = undefined;
     // After HTTP; before telemetry stops, so a batch being handled still commits.
     await this.#broker?.stop();
     this.#broker = undefined;

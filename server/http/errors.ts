@@ -30,6 +30,7 @@ export const ErrorCode = {
   Internal: 500,
   Unavailable: 503,
   AgentNotBuilt: 503,
+  AgentBuilding: 503,
   AgentTimeout: 504,
 } as const satisfies Record<ErrorCodeName, ContentfulStatusCode>;
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Role } from "../../shared/roles.ts";
 import { type ServerConfig, serverConfigSchema } from "../config.ts";
 import { createLogger, type Logger } from "../logger.ts";
-import { CaudalServer } from "../server.ts";
+import { CaudalServer, type CaudalServerOptions } from "../server.ts";
 import type { Clock } from "../services/context.ts";
 import { openTestDatabase, type TestDatabase } from "./test-database.ts";
 
@@ -42,6 +42,7 @@ export class TestServer {
   readonly config: ServerConfig;
   readonly clock = new TestClock();
   readonly #logger: Logger;
+  readonly #agentBuildCommand: CaudalServerOptions["agentBuildCommand"];
   /** Its PostgreSQL database on PostgreSQL runs (test-database.ts); DATA_DIR holds SQLite's. */
   readonly #database: TestDatabase | undefined;
   #admin: { token: string; email: string; password: string } | undefined;
@@ -51,8 +52,10 @@ export class TestServer {
     overrides: Partial<Record<keyof ServerConfig, string>>,
     logger: Logger,
     database: TestDatabase | undefined,
+    agentBuildCommand?: CaudalServerOptions["agentBuildCommand"],
   ) {
     this.#database = database;
+    this.#agentBuildCommand = agentBuildCommand;
     this.dataDir = mkdtempSync(join(tmpdir(), "caudal-test-"));
     this.config = serverConfigSchema.parse({
       PORT: "0",
@@ -68,6 +71,9 @@ export class TestServer {
       // Its own (empty) folder, never the repository's build: a test that serves agent binaries
       // writes them there (writeAgentDistFixture) or names builtAgentBinaries()'s folder.
       AGENT_DIST_DIR: join(this.dataDir, "agent-dist"),
+      // No test server builds real executables at start (minutes of CPU): the tests of that build
+      // turn it on and substitute a cheap build command (agent-build.test.ts).
+      AGENT_BUILD: "off",
       // Tests count and compare raw rows of readings hours old: the packing job stays out of their
       // way unless a test asks for it (TELEMETRY_PACK_AFTER_HOURS: "0").
       TELEMETRY_PACK_AFTER_HOURS: "9000",
@@ -81,6 +87,7 @@ export class TestServer {
       config: this.config,
       logger,
       clock: this.clock,
+      agentBuildCommand,
     });
   }
 
@@ -92,7 +99,7 @@ export class TestServer {
   /** `options.logger` captures the server's log lines (e.g. `createLogger("info", (l) => lines.push(l))`). */
   static async start(
     overrides: Partial<Record<keyof ServerConfig, string>> = {},
-    options: { logger?: Logger } = {},
+    options: { logger?: Logger; agentBuildCommand?: CaudalServerOptions["agentBuildCommand"] } = {},
   ): Promise<TestServer> {
     // On PostgreSQL runs, a database of its own (unless the test names one).
     const database = overrides.DATABASE_URL === undefined ? await openTestDatabase() : undefined;
@@ -100,6 +107,7 @@ export class TestServer {
       database ? { DATABASE_URL: database.url, ...overrides } : overrides,
       options.logger ?? createLogger("silent"),
       database,
+      options.agentBuildCommand,
     );
     try {
       await t.server.start();
@@ -136,6 +144,7 @@ export class TestServer {
       config: { ...this.config, ...ports },
       logger: this.#logger,
       clock: this.clock,
+      agentBuildCommand: this.#agentBuildCommand,
     });
     await this.#server.start();
   }

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import type { TestServer } from "../../../server/testing/harness.ts";
+import { zonedToUtc } from "../../src/i18n/format.ts";
 import type { GuardedPage } from "./browser.ts";
 
 /** Yesterday in `timeZone` as YYYY-MM-DD: the newest production day that has closed. */
@@ -9,12 +10,27 @@ export function yesterdayIn(timeZone: string, now = Date.now()): string {
 
 export type GeneratedReport = { id: string; report_date: string; version: number; hash_sha384: string };
 
-/** Generates yesterday's ANH report of the project through POST /api/anh/reports/generate. */
+/**
+ * Generates yesterday's ANH report of the project through POST /api/anh/reports/generate. The
+ * project was created today, so yesterday is only reportable with something in it: a lab result
+ * of yesterday noon (a backfilled record) goes in first.
+ */
 export async function generateYesterdaysReport(
   t: TestServer,
   token: string,
   projectId: string,
 ): Promise<GeneratedReport> {
+  const lab = await t.request("/api/lab-results", {
+    token,
+    body: {
+      project_id: projectId,
+      sample_date: new Date(
+        zonedToUtc(`${yesterdayIn("America/Bogota")}T12:00`, "America/Bogota"),
+      ).toISOString(),
+      api_gravity: 21.5,
+    },
+  });
+  expect(lab.status, lab.text).toBe(201);
   const res = await t.request<GeneratedReport>("/api/anh/reports/generate", {
     token,
     body: { project_id: projectId, report_date: yesterdayIn("America/Bogota") },

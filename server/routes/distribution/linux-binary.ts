@@ -28,8 +28,9 @@ const route = createRoute({
     "script sends; an active or used code, not an expired or revoked one), or a user's access token " +
     "(supervisor and above). HEAD answers the headers alone. If-None-Match with the ETag gives 304; " +
     "one byte range (`Range: bytes=first-last`, `first-` or `-suffix`, with If-Range) gives 206, so " +
-    "an interrupted download can resume (`curl -C -`); several ranges get the whole file. 503 with " +
-    "Retry-After while nothing was built.",
+    "an interrupted download can resume (`curl -C -`); several ranges get the whole file. 503 " +
+    "`AgentBuilding` with Retry-After while the server builds the missing executables (at start); 503 " +
+    "`AgentNotBuilt` without it when none is built or being built, its message saying what to do.",
   security: [...bearer, ...enrollmentCodeSecurity],
   request: { params: archParams },
   responses: {

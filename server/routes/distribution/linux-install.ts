@@ -23,8 +23,9 @@ const route = createRoute({
     "on), the project id and a fresh one-time enrollment code in `CAUDAL_ENROLLMENT_CODE` (each " +
     "download issues one, valid 7 days, listed and revocable under enrollment-codes). Re-running it " +
     "upgrades in place and keeps an enrolled agent's enrollment; `--uninstall`, `--purge`, " +
-    "`--dry-run` and `--root DIR` are described in its header. 503 with Retry-After while no Linux " +
-    "binary was built.",
+    "`--dry-run` and `--root DIR` are described in its header. 503 `AgentBuilding` with Retry-After " +
+    "while the server builds the Linux executables; 503 `AgentNotBuilt` without it when none is " +
+    "built or being built, its message saying what to do.",
   security: bearer,
   request: { params: projectIdParams },
   responses: {

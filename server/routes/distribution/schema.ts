@@ -28,7 +28,9 @@ export const binaryHeaders = {
   "Accept-Ranges": header("bytes"),
 };
 
-export const retryAfterHeader = { "Retry-After": header("seconds to wait before asking again") };
+export const retryAfterHeader = {
+  "Retry-After": header("seconds to wait before asking again: only while the server builds the executables"),
+};
 
 /** An install script's enrollment code, sent as a bearer token (registered in distributionRoutes). */
 export const ENROLLMENT_CODE_SCHEME = "enrollmentCode";

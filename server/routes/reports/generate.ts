@@ -15,7 +15,8 @@ const route = createRoute({
     "Generates the project's report for a closed production day (00:00–24:00 in the project's time " +
     "zone). A pending report for the day is filled in; otherwise a new version is added (version + 1, " +
     "supersedes = the day's latest version), leaving earlier versions' bytes unchanged. 409 when the " +
-    "day has not closed yet. Requires supervisor or above.",
+    "day has not closed yet, and when it ended before the project was created and the project holds no " +
+    "readings, records or alarms of it (a backfilled history can be reported). Requires supervisor or above.",
   security: bearer,
   request: jsonBody(generateReportRequest),
   responses: {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createProject, expectError } from "../../testing/fixtures/report-fixtures.ts";
+import { createProject, expectError, postRecord } from "../../testing/fixtures/report-fixtures.ts";
 import { TestServer } from "../../testing/harness.ts";
 
 const DAY = "2025-03-10";
@@ -17,6 +17,13 @@ describe("ANH reports: 400, 401, 403, 404", () => {
     admin = (await t.admin()).token;
     projectId = await createProject(t);
     otherProject = await createProject(t);
+    // DAY ended before the project was created: a record of it (a backfilled history) lets it be reported.
+    await postRecord(t, "movements", {
+      project_id: projectId,
+      movement_type: "production",
+      volume_bbls: 10,
+      timestamp: "2025-03-10T15:00:00.000Z",
+    });
     const res = await t.request<{ id: string }>("/api/anh/reports/generate", {
       token: admin,
       body: { project_id: projectId, report_date: DAY },

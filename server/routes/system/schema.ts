@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { agentBuildStatusSchema } from "../../../shared/distribution/agent-build-status.ts";
 
 export const serviceStatus = z
   .object({
@@ -24,6 +25,10 @@ export const healthResponse = z
       database: serviceStatus,
       api: serviceStatus,
       mqtt: serviceStatus.optional().openapi({ description: "Present when the embedded broker runs" }),
+    }),
+    agent_build: agentBuildStatusSchema.optional().openapi({
+      description:
+        "The agent executables the installers need (present on a running server): `building` while the server builds missing ones at start (its step and progress), `ready`, `failed`, or `unavailable` with what an administrator does",
     }),
   })
   .openapi("HealthResponse");

@@ -1,17 +1,7 @@
 import { open } from "node:fs/promises";
 import { type LinuxArch, linuxTarget } from "../../../shared/distribution/linux-arch.ts";
-import { AppError } from "../../errors.ts";
 import type { AgentArtifacts } from "./agent-artifacts.ts";
 import type { OpenedFile } from "./opened-file.ts";
-
-/** Seconds a client waits before asking again for a binary that is not (or not fully) there. */
-export const NOT_BUILT_RETRY_SECONDS = 60;
-
-export function agentNotBuilt(message: string): AppError {
-  return new AppError("AgentNotBuilt", message, {
-    retryAfterSeconds: NOT_BUILT_RETRY_SECONDS,
-  });
-}
 
 /**
  * Opens the agent executable of `arch` for one download. The file is checked once it is open, so
@@ -19,21 +9,21 @@ export function agentNotBuilt(message: string): AppError {
  * meanwhile; a file of another size (a build being copied in) is not served.
  */
 export async function openLinuxBinary(artifacts: AgentArtifacts, arch: LinuxArch): Promise<OpenedFile> {
-  const found = artifacts.artifact(linuxTarget(arch));
-  if (!found)
-    throw agentNotBuilt(
-      `no ${arch} agent binary has been built on this server; an administrator runs npm run build:agent`,
-    );
+  const target = linuxTarget(arch);
+  const what = `the ${arch} agent binary`;
+  const found = artifacts.artifact(target);
+  if (!found) throw artifacts.build.notServed([target], what);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(found.path, "r");
   } catch {
-    throw agentNotBuilt(`the ${arch} agent binary is being replaced; retry shortly`);
+    // Removed since the manifest was read: a build is replacing it, or it is gone.
+    throw artifacts.build.notServed([target], what);
   }
   const { size } = await handle.stat();
   if (size !== found.artifact.bytes) {
     await handle.close();
-    throw agentNotBuilt(`the ${arch} agent binary is being replaced; retry shortly`);
+    throw artifacts.build.notServed([target], what);
   }
   return {
     handle,

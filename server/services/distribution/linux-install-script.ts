@@ -6,7 +6,6 @@ import type { ServiceContext } from "../context.ts";
 import { visibleProject } from "../field/lookup.ts";
 import type { AgentArtifacts } from "./agent-artifacts.ts";
 import { installFiles, renderTemplate } from "./install-template.ts";
-import { agentNotBuilt } from "./linux-binary.ts";
 
 /** Where the script's agent keeps its store and its token; the unit may write only there. */
 export const AGENT_DATA_DIR = "/var/lib/caudal-agent";
@@ -27,10 +26,7 @@ export async function linuxInstallScript(
   await visibleProject(ctx.store.field, auth, projectId);
   const built = LINUX_ARCHES.map((arch) => ({ arch, found: artifacts.artifact(linuxTarget(arch)) }));
   const manifest = built.find((b) => b.found)?.found?.manifest;
-  if (!manifest)
-    throw agentNotBuilt(
-      "no Linux agent binary has been built on this server; an administrator runs npm run build:agent",
-    );
+  if (!manifest) throw artifacts.build.notServed(LINUX_ARCHES.map(linuxTarget), "the Linux agent binary");
   const files = installFiles();
   // Only once the script can be made: a refused request leaves no unused code behind.
   const issued = await issueEnrollmentCode(ctx, auth, projectId, { purpose: "linux_script" });

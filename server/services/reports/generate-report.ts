@@ -3,6 +3,7 @@ import { canonicalBytes, JcsError } from "../../../shared/jcs.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { ServiceContext } from "../context.ts";
 import { buildReportContent } from "./build-content.ts";
+import type { AnhReportContent } from "./content-schema.ts";
 import { type ProductionDay, productionDay } from "./production-day.ts";
 import { auditView, type ReportRow } from "./report-dto.ts";
 import { nextVersion } from "./report-version.ts";
@@ -51,12 +52,29 @@ export function reportBytes(content: unknown, date: string): Buffer {
 }
 
 /**
+ * A day with no reading, record or alarm in it. Before the project existed such a day has nothing to
+ * report (the daily job never opens one); a backfilled history makes the day hold something.
+ */
+function holdsNothing(content: AnhReportContent): boolean {
+  return (
+    content.telemetry.samples_received === 0 &&
+    content.movements.count === 0 &&
+    content.downtime.count === 0 &&
+    content.well_tests.count === 0 &&
+    content.lab_results.count === 0 &&
+    content.meter_readings.count === 0 &&
+    content.alarms.count === 0
+  );
+}
+
+/**
  * Generates the project's report for a closed production day, all in one transaction:
  * - a pending row for the day (made by the scheduler at day close) is filled in;
  * - otherwise a new version is added (version + 1, `supersedes` = the day's latest version),
  *   so a generated report's bytes never change and a correction leaves the old bytes in place.
  * The content is canonicalised (RFC 8785) and hashed (SHA-384) over exactly the stored bytes;
  * it names the hash of the project's previously generated report, forming a chain.
+ * A day that ended before the project was created, and holds nothing, is refused (409).
  */
 export async function generateReport(ctx: ServiceContext, req: GenerateRequest): Promise<ReportRow> {
   const project = await ctx.store.field.project(req.projectId);
@@ -98,6 +116,14 @@ export async function generateReport(ctx: ServiceContext, req: GenerateRequest):
         requestedBy: req.requestedBy,
         previousHash,
       });
+      if (day.endMs <= project.createdAt.getTime() && holdsNothing(content)) {
+        throw new AppError(
+          "Conflict",
+          `the production day ${req.reportDate} (${project.timezone}) ended before the project was created ` +
+            `(${project.createdAt.toISOString()}) and the project holds no readings and no records of it: ` +
+            "a report of it would say nothing and stay in the project's chain for good",
+        );
+      }
       const bytes = reportBytes(content, req.reportDate);
       const generated = {
         // Also on a pending row: the window is the one the content was cut with.

@@ -1,4 +1,5 @@
 import packageJson from "../../../package.json" with { type: "json" };
+import type { AgentBuildStatus } from "../../../shared/distribution/agent-build-status.ts";
 import type { ServiceContext } from "../context.ts";
 
 /** Anything the health check times: resolves when the dependency answered, throws otherwise. */
@@ -13,6 +14,8 @@ export type HealthProbes = {
   database?: DatabaseProbe;
   /** When given, the report gains `services.mqtt` and a down broker degrades the status. */
   broker?: BrokerStatus;
+  /** When given, the report gains `agent_build`: what installers can be served, or why not yet. */
+  agentBuild?: { status(): AgentBuildStatus };
 };
 
 export type ServiceStatus = { status: "ok" | "error"; latency_ms: number | null; message: string | null };
@@ -23,6 +26,7 @@ export type HealthReport = {
   timestamp: string;
   uptime_seconds: number;
   services: { database: ServiceStatus; api: ServiceStatus; mqtt?: ServiceStatus };
+  agent_build?: AgentBuildStatus;
 };
 
 /** A database probe slower than this degrades the service (it still answers). */
@@ -90,11 +94,14 @@ export async function checkHealth(ctx: ServiceContext, probes: HealthProbes = {}
       : { status: "error", latency_ms: null, message: "the MQTT broker is not accepting connections" };
     degraded ||= !up;
   }
-  return {
+  const report: HealthReport = {
     status: database.status === "error" ? "error" : degraded ? "degraded" : "ok",
     version: VERSION,
     timestamp: ctx.clock.now().toISOString(),
     uptime_seconds: Math.floor(process.uptime()),
     services,
   };
+  // Installers are not the server's health: their build never degrades the status.
+  if (probes.agentBuild) report.agent_build = probes.agentBuild.status();
+  return report;
 }

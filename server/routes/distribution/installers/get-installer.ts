@@ -20,7 +20,7 @@ const route = createRoute({
   summary: "The project's Windows installer (MSI)",
   description:
     "An MSI built with wixl for this project: the agent executable, its configuration (project id, server URL, and a one-time enrollment code of its own, valid 7 days), and the `caudal-agent` Windows service through WinSW (automatic start, restart on failure, logs in the install folder), stopped and removed on uninstall; a newer MSI replaces an installed one (MajorUpgrade).\n\n" +
-    "When no MSI is built for the current agent and inputs, or the built one's enrollment code is used, expired, revoked or has less than a day left, a build is queued (or the one queued or running is named) and the answer is 202 with Retry-After: poll GET …/builds/{build_id}, then ask again. When the last build failed on the same inputs, the answer is 202 with that build (status failed, no Retry-After) until POST …/build or …/rebuild queues another: polling never starts failing builds.",
+    "When no MSI is built for the current agent and inputs, or the built one's enrollment code is used, expired, revoked or has less than a day left, a build is queued (or the one queued or running is named) and the answer is 202 with Retry-After: poll GET …/builds/{build_id}, then ask again. When the last build failed on the same inputs, the answer is 202 with that build (status failed, no Retry-After) until POST …/build or …/rebuild queues another: polling never starts failing builds. While the server builds the agent executables (at start) and the Windows one is not made yet, 503 `AgentBuilding` with Retry-After, and nothing is queued.",
   security: bearer,
   request: { params: projectIdParams },
   responses: {
@@ -42,6 +42,7 @@ const route = createRoute({
       content: { "application/json": { schema: buildQueuedSchema } },
     },
     ...errorResponses(400, 401, 403, 404),
+    503: { ...errorResponses(503)[503], headers: retryAfterHeader },
   },
 });
 

@@ -23,12 +23,13 @@ const buildRoute = createRoute({
   tags: [INSTALLERS_TAG],
   summary: "Queue a build of the project's Windows MSI",
   description:
-    "Builds are cached by agent version and the hash of the project's installer inputs: when an MSI of the same inputs exists and its enrollment code is still good, that build is returned (status succeeded) and nothing is built. One build at a time per project: while one is queued or running, its id is returned and nothing starts. After a failed build, this queues a new one. Queuing is audited.",
+    "Builds are cached by agent version and the hash of the project's installer inputs: when an MSI of the same inputs exists and its enrollment code is still good, that build is returned (status succeeded) and nothing is built. One build at a time per project: while one is queued or running, its id is returned and nothing starts. After a failed build, this queues a new one. Queuing is audited. 503 `AgentBuilding` with Retry-After while the server builds the Windows agent executable (at start).",
   security: bearer,
   request: { params: projectIdParam2 },
   responses: {
     202: queuedResponse,
     ...errorResponses(400, 401, 403, 404),
+    503: { ...errorResponses(503)[503], headers: retryAfterHeader },
   },
 });
 
@@ -44,6 +45,7 @@ const rebuildRoute = createRoute({
   responses: {
     202: queuedResponse,
     ...errorResponses(400, 401, 403, 404),
+    503: { ...errorResponses(503)[503], headers: retryAfterHeader },
   },
 });
 

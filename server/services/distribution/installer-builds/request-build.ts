@@ -47,6 +47,9 @@ export async function requestInstallerBuild(
       const active = await tx.installerBuilds.activeOf(projectId);
       if (active) return { build: active, queued: false };
       const inputs = installerInputs(artifacts, project, opts.serverUrl);
+      // While the server's own build makes the Windows executable, a build queued now would fail.
+      if ("missing" in inputs && artifacts.build.beingBuilt("windows-x64"))
+        throw artifacts.build.notServed(["windows-x64"], "the Windows agent executable");
       if (!opts.rebuild && !("missing" in inputs)) {
         const cached = await servableBuild(ctx, tx, projectId, inputs);
         if (cached) return { build: cached, queued: false };
