@@ -1,6 +1,7 @@
 import type { ServiceContext } from "../../services/context.ts";
 import type { AgentArtifacts } from "../../services/distribution/agent-artifacts.ts";
 import { newRouter, type Router } from "../router.ts";
+import { mountInstallerAddress } from "./installer-address.ts";
 import { mountLinuxBinary } from "./linux-binary.ts";
 import { mountLinuxInstall } from "./linux-install.ts";
 import { ENROLLMENT_CODE_SCHEME } from "./schema.ts";
@@ -15,5 +16,6 @@ export function distributionRoutes(ctx: ServiceContext, artifacts: AgentArtifact
   });
   mountLinuxBinary(router, ctx, artifacts);
   mountLinuxInstall(router, ctx, artifacts);
+  mountInstallerAddress(router, ctx);
   return router;
 }

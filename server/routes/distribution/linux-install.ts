@@ -6,9 +6,10 @@ import type { AgentArtifacts } from "../../services/distribution/agent-artifacts
 import { linuxInstallScript } from "../../services/distribution/linux-install-script.ts";
 import { projectIdParams } from "../agents/schema.ts";
 import type { Router } from "../router.ts";
+import { installerRequest } from "./installer-request.ts";
 import { DISTRIBUTION_TAG, installScriptBody, retryAfterHeader } from "./schema.ts";
 
-const errors = errorResponses(400, 401, 403, 404, 503);
+const errors = errorResponses(400, 401, 403, 404, 409, 503);
 
 const route = createRoute({
   method: "get",
@@ -51,7 +52,7 @@ export function mountLinuxInstall(router: Router, ctx: ServiceContext, artifacts
       c.get("auth"),
       artifacts,
       c.req.valid("param").id,
-      c.req.url,
+      installerRequest(c),
     );
     return c.body(script, 200, {
       "Content-Type": "text/x-shellscript; charset=utf-8",

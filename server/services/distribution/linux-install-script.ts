@@ -1,6 +1,6 @@
 import { LINUX_ARCHES, linuxTarget } from "../../../shared/distribution/linux-arch.ts";
 import { issueEnrollmentCode } from "../agents/enrollment-codes.ts";
-import { publicBaseUrl } from "../agents/public-urls.ts";
+import { type InstallerRequest, installerServerUrl } from "../agents/public-urls.ts";
 import type { AuthContext } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProject } from "../field/lookup.ts";
@@ -21,7 +21,7 @@ export async function linuxInstallScript(
   auth: AuthContext,
   artifacts: AgentArtifacts,
   projectId: string,
-  requestUrl: string,
+  request: InstallerRequest,
 ): Promise<string> {
   await visibleProject(ctx.store.field, auth, projectId);
   const built = LINUX_ARCHES.map((arch) => ({ arch, found: artifacts.artifact(linuxTarget(arch)) }));
@@ -29,8 +29,9 @@ export async function linuxInstallScript(
   if (!manifest) throw artifacts.build.notServed(LINUX_ARCHES.map(linuxTarget), "the Linux agent binary");
   const files = installFiles();
   // Only once the script can be made: a refused request leaves no unused code behind.
+  // Before the code is issued: a script refused for its address leaves no unused code behind.
+  const serverUrl = installerServerUrl(ctx.config, request);
   const issued = await issueEnrollmentCode(ctx, auth, projectId, { purpose: "linux_script" });
-  const serverUrl = publicBaseUrl(ctx.config, requestUrl);
   const sha256 = (arch: string) => built.find((b) => b.arch === arch)?.found?.artifact.sha256 ?? "";
   const config = {
     version: 1,

@@ -3,12 +3,13 @@ import { Readable } from "node:stream";
 import { createRoute, z } from "@hono/zod-openapi";
 import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses } from "../../../http/openapi.ts";
-import { publicBaseUrl } from "../../../services/agents/public-urls.ts";
+import { installerServerUrl } from "../../../services/agents/public-urls.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
 import { installerDownload } from "../../../services/distribution/installer-builds/installer-download.ts";
 import { projectIdParams } from "../../agents/schema.ts";
 import type { Router } from "../../router.ts";
+import { installerRequest } from "../installer-request.ts";
 import { BUILD_RETRY_AFTER_S, buildQueuedSchema, INSTALLERS_TAG, retryAfterHeader } from "./schema.ts";
 
 const MSI_TYPE = "application/x-msi";
@@ -41,14 +42,15 @@ const route = createRoute({
       headers: retryAfterHeader,
       content: { "application/json": { schema: buildQueuedSchema } },
     },
-    ...errorResponses(400, 401, 403, 404),
+    // 409: PUBLIC_URL unset and the request came from another machine as localhost (public-urls.ts).
+    ...errorResponses(400, 401, 403, 404, 409),
     503: { ...errorResponses(503)[503], headers: retryAfterHeader },
   },
 });
 
 export function mountGetInstaller(router: Router, ctx: ServiceContext, artifacts: AgentArtifacts): void {
   router.openapi({ ...route, middleware: guard(ctx, "config:write") }, async (c) => {
-    const serverUrl = publicBaseUrl(ctx.config, c.req.url);
+    const serverUrl = installerServerUrl(ctx.config, installerRequest(c));
     const found = await installerDownload(ctx, artifacts, c.get("auth"), c.req.valid("param").id, serverUrl);
     if (found.kind === "pending") {
       if (found.build.status !== "failed") c.header("Retry-After", String(BUILD_RETRY_AFTER_S));

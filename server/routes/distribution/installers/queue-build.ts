@@ -3,13 +3,17 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../../http/env.ts";
 import { guard } from "../../../http/guard.ts";
 import { bearer, errorResponses } from "../../../http/openapi.ts";
-import { publicBaseUrl } from "../../../services/agents/public-urls.ts";
+import { installerServerUrl } from "../../../services/agents/public-urls.ts";
 import type { ServiceContext } from "../../../services/context.ts";
 import type { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
 import { requestInstallerBuild } from "../../../services/distribution/installer-builds/request-build.ts";
 import { projectIdParam2, projectIdParams } from "../../agents/schema.ts";
 import type { Router } from "../../router.ts";
+import { installerRequest } from "../installer-request.ts";
 import { BUILD_RETRY_AFTER_S, buildQueuedSchema, INSTALLERS_TAG, retryAfterHeader } from "./schema.ts";
+
+/** 409: PUBLIC_URL unset and the request came from another machine as localhost (public-urls.ts). */
+const refusals = errorResponses(400, 401, 403, 404, 409);
 
 const queuedResponse = {
   description: "The build, queued or already there; poll GET …/builds/{build_id}",
@@ -28,7 +32,7 @@ const buildRoute = createRoute({
   request: { params: projectIdParam2 },
   responses: {
     202: queuedResponse,
-    ...errorResponses(400, 401, 403, 404),
+    ...refusals,
     503: { ...errorResponses(503)[503], headers: retryAfterHeader },
   },
 });
@@ -44,7 +48,7 @@ const rebuildRoute = createRoute({
   request: { params: projectIdParams },
   responses: {
     202: queuedResponse,
-    ...errorResponses(400, 401, 403, 404),
+    ...refusals,
     503: { ...errorResponses(503)[503], headers: retryAfterHeader },
   },
 });
@@ -52,7 +56,7 @@ const rebuildRoute = createRoute({
 export function mountQueueBuild(router: Router, ctx: ServiceContext, artifacts: AgentArtifacts): void {
   const queue = async (c: Context<AppEnv>, projectId: string, rebuild: boolean) => {
     const { build } = await requestInstallerBuild(ctx, artifacts, c.get("auth"), projectId, {
-      serverUrl: publicBaseUrl(ctx.config, c.req.url),
+      serverUrl: installerServerUrl(ctx.config, installerRequest(c)),
       rebuild,
       retryFailed: true,
     });
