@@ -26,3 +26,20 @@ describe("AgentLog.take", () => {
     expect(log.take()).toHaveLength(200);
   });
 });
+
+describe("AgentLog lines", () => {
+  it("are JSON by default (journald) and plain text with format: text (npm start)", () => {
+    const json: string[] = [];
+    const text: string[] = [];
+    new AgentLog({ write: (l) => json.push(l) }).log("info", "sync", "connected to the broker");
+    const log = new AgentLog({ write: (l) => text.push(l), format: "text" });
+    log.log("info", "sync", "connected to the broker");
+    log.log("warn", "driver", "Well DF-1: timeout");
+    expect(JSON.parse(json[0] ?? "")).toMatchObject({ level: "info", category: "sync" });
+    expect(text).toHaveLength(2);
+    expect(text[0]).toMatch(/^\d\d:\d\d:\d\d connected to the broker\n$/);
+    expect(text[1]).toMatch(/^\d\d:\d\d:\d\d WARN Well DF-1: timeout\n$/);
+    // What is forwarded to the server keeps its category either way.
+    expect(log.take().map((e) => e.category)).toEqual(["sync", "driver"]);
+  });
+});

@@ -1,3 +1,5 @@
+import { textLogLine } from "../shared/text-log.ts";
+
 export type AgentLogLevel = "debug" | "info" | "warn" | "error";
 export type AgentLogEntry = { level: AgentLogLevel; category: string; message: string; timestamp: string };
 
@@ -13,24 +15,34 @@ const MAX_CATEGORY = 64;
  */
 export const MAX_BATCH_BYTES = 512 * 1024;
 
+/** `json`: one object per line (journald, log shippers). `text`: for a person at a console (`npm start`). */
+export type AgentLogFormat = "json" | "text";
+
 /**
- * The agent's log: one JSON line per entry on stdout (journald keeps it), and a bounded queue of
- * entries at or above `forwardLevel` waiting to be sent to the server over MQTT.
+ * The agent's log: one line per entry on stdout (JSON by default; journald keeps it), and a
+ * bounded queue of entries at or above `forwardLevel` waiting to be sent to the server over MQTT.
  */
 export class AgentLog {
   readonly #pending: AgentLogEntry[] = [];
   readonly #forwardLevel: AgentLogLevel;
   readonly #write: (line: string) => void;
+  readonly #format: AgentLogFormat;
   #overflow = 0;
 
-  constructor(options: { forwardLevel?: AgentLogLevel; write?: (line: string) => void } = {}) {
+  constructor(
+    options: { forwardLevel?: AgentLogLevel; write?: (line: string) => void; format?: AgentLogFormat } = {},
+  ) {
     this.#forwardLevel = options.forwardLevel ?? "info";
     this.#write = options.write ?? ((l) => process.stdout.write(l));
+    this.#format = options.format ?? "json";
   }
 
   log(level: AgentLogLevel, category: string, message: string): void {
-    const entry = { level, category, message, timestamp: new Date().toISOString() };
-    this.#write(`${JSON.stringify(entry)}\n`);
+    const time = new Date();
+    const entry = { level, category, message, timestamp: time.toISOString() };
+    // Text, as the server's lines under `npm start`: the message says what happened; the
+    // category stays in the JSON line and in what is forwarded to the server.
+    this.#write(this.#format === "text" ? textLogLine(time, level, message) : `${JSON.stringify(entry)}\n`);
     if (ORDER[level] < ORDER[this.#forwardLevel]) return;
     if (this.#pending.length >= MAX_PENDING) {
       this.#pending.shift();

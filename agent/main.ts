@@ -7,7 +7,8 @@ import {
 } from "../shared/mqtt/agent-file-config.ts";
 import { SystemdNotifier } from "../shared/systemd-notify.ts";
 import { CaudalAgent } from "./agent.ts";
-import { AgentLog } from "./agent-log.ts";
+import { AgentLog, type AgentLogFormat } from "./agent-log.ts";
+import { setOpcUaLogSink } from "./drivers/opcua/opcua-log.ts";
 import { agentCredentials } from "./enroll.ts";
 import { setNativeCacheDir } from "./native/native-addon.ts";
 import { trustCertificate } from "./trust-certificate.ts";
@@ -68,9 +69,18 @@ function trust(file: string | undefined): never {
   }
 }
 
+/** LOG_FORMAT: `json` (the default; journald) or `text`, as `npm start` shows it beside the server's. */
+function logFormat(): AgentLogFormat {
+  const value = process.env.LOG_FORMAT || "json";
+  if (value !== "json" && value !== "text")
+    fail(`LOG_FORMAT must be json or text, not ${JSON.stringify(value)}`);
+  return value;
+}
+
 async function run(file: AgentFileConfig): Promise<void> {
   setNativeCacheDir(join(file.data_dir, "native"));
-  const log = new AgentLog();
+  const log = new AgentLog({ format: logFormat() });
+  setOpcUaLogSink((level, message) => log.log(level, "opcua", message));
   const systemd = new SystemdNotifier();
   const enrolling = new AbortController();
   let agent: CaudalAgent | undefined;

@@ -81,8 +81,12 @@ try {
   await stopEsbuild();
 }
 
-/** The agent and the simulator need none of the server's secrets. */
-const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...childEnv } = env;
+/**
+ * The agent and the simulator need none of the server's secrets. Their lines are plain text, as
+ * the server's (below), unless .env or the shell sets LOG_FORMAT.
+ */
+const { TOTP_SECRET_ENCRYPTION_KEY: _totp, JWT_SECRET: _jwt, ...secretless } = env;
+const childEnv = { LOG_FORMAT: "text", ...secretless };
 
 // The console is for people: the server tells alarms, deployments and agents coming and going in
 // short lines, and its per-request lines go to a file. Either can be set otherwise in .env.

@@ -1,3 +1,5 @@
+import { textLogLine } from "../shared/text-log.ts";
+
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 export type LogLevel = keyof typeof LEVELS;
 /** `json`: one object per line, for machines (journald, log shippers). `text`: for a person at a console. */
@@ -27,23 +29,9 @@ export function createLogger(
     const time = new Date();
     write(
       format === "text"
-        ? textLine(time, lvl, msg, fields)
+        ? textLogLine(time, lvl, msg, fields)
         : `${JSON.stringify({ time: time.toISOString(), level: lvl, msg, ...fields })}\n`,
     );
   };
   return { debug: log("debug"), info: log("info"), warn: log("warn"), error: log("error") };
-}
-
-/**
- * `HH:MM:SS message`: an info line is already written for people, so its fields (ids for
- * machines) are left out; a warning or an error keeps them, as key=value, to be diagnosable.
- */
-function textLine(time: Date, level: string, msg: string, fields: Record<string, unknown> = {}): string {
-  const clock = time.toTimeString().slice(0, 8);
-  const text = msg.replace(/\n/g, " ");
-  if (level === "info" || level === "debug") return `${clock} ${text}\n`;
-  const pairs = Object.entries(fields)
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}=${typeof v === "string" && !/[\s"=]/.test(v) ? v : JSON.stringify(v)}`);
-  return `${[clock, level.toUpperCase(), text, ...pairs].join(" ")}\n`;
 }

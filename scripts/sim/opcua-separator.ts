@@ -79,6 +79,9 @@ export class OpcUaSeparator {
         browseName: name,
         nodeId: `s=Separator.${name}`,
         dataType,
+        // A value getter needs a sampling interval, or node-opcua sets 1000 ms itself and says so
+        // in a multi-line warning (NODE-OPCUA-W30) per tag. The separator moves once a second.
+        minimumSamplingInterval: 1000,
         value: { get: () => new Variant({ dataType, value: read() }) },
       });
     tag("Pressure", DataType.Double, () => this.values.pressure);

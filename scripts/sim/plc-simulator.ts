@@ -1,3 +1,4 @@
+import { textLogLine } from "../../shared/text-log.ts";
 import { ModbusTcpServer } from "./modbus-tcp-server.ts";
 import { OpcUaSeparator } from "./opcua-separator.ts";
 import { WellModel } from "./well-model.ts";
@@ -17,10 +18,10 @@ const timer = setInterval(() => {
   well.step(1);
   separator.step(1);
 }, 1000);
-const say = (msg: string, fields: Record<string, unknown>) =>
-  process.stdout.write(`${JSON.stringify({ level: "info", msg, ...fields })}\n`);
-say("plc simulator listening", { port: server.port });
-say("opc ua separator listening", { endpoint: separator.endpoint });
+// Plain lines, as the server's and the agent's under `npm start`.
+const say = (msg: string) => process.stdout.write(textLogLine(new Date(), "info", msg));
+say(`the well's PLC is listening: Modbus TCP ${host}:${server.port}`);
+say(`the separator is listening: OPC UA ${separator.endpoint}`);
 
 const stop = () => {
   clearInterval(timer);

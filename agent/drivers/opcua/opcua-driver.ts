@@ -3,6 +3,7 @@ import { parseDeviceSettings } from "../../../shared/field/protocol-config.ts";
 import { OPC_UA_DEFAULT_PORT } from "../../../shared/field/protocols/opc-ua.ts";
 import type { AgentDevice, AgentVariable } from "../../../shared/mqtt/agent-config.ts";
 import { type BrowseNode, type Driver, LinkError, type Quality, type TagResult } from "../driver.ts";
+import { routeOpcUaLog } from "./opcua-log.ts";
 
 type OpcUa = typeof import("./opcua-sdk.ts");
 type Client = InstanceType<OpcUa["OPCUAClient"]>;
@@ -67,6 +68,7 @@ export class OpcUaDriver implements Driver {
     if (!parsed.ok) throw new LinkError(`invalid OPC UA settings: ${parsed.problems[0]?.message ?? ""}`);
     const s = parsed.settings;
     const ua = await import("./opcua-sdk.ts");
+    routeOpcUaLog(ua);
     const certificates = new ua.OPCUACertificateManager({
       rootFolder: this.#pkiDir,
       automaticallyAcceptUnknownCertificate: s.trust_on_first_use,
