@@ -202,10 +202,20 @@ describe.each(ROLES)("a %s assigned to project A only", (role) => {
   });
 });
 
-/** A report preview is stamped with the instant it was read (as_of, generated_at): not data of A. */
+/**
+ * A report preview is stamped with the instant it was read (as_of, generated_at): not data of A.
+ * So is the overview, and what the clock alone moves in it: the ends of "so far today", the readings
+ * expected by now, and the sparklines' window.
+ */
 function withoutReadInstant(op: Operation, text: string): string {
-  if (op.id !== "GET /api/anh/reports/preview") return text;
-  return text.replace(/"(as_of|generated_at)":"[^"]*"/g, '"$1":"-"');
+  if (op.id === "GET /api/anh/reports/preview")
+    return text.replace(/"(as_of|generated_at)":"[^"]*"/g, '"$1":"-"');
+  if (op.id === "GET /api/dashboard/overview")
+    return text
+      .replace(/"(as_of|from|to)":"[^"]*"/g, '"$1":"-"')
+      .replace(/"(samples_expected|ratio)":[^,}]*/g, '"$1":"-"')
+      .replace(/"spark":\[[^\]]*\]/g, '"spark":"-"');
+  return text;
 }
 
 /** What every read of A's users answers now (reads naming A's ids, and lists without a filter). */

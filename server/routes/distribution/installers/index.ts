@@ -1,14 +1,13 @@
 import type { ServiceContext } from "../../../services/context.ts";
-import { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
+import type { AgentArtifacts } from "../../../services/distribution/agent-artifacts.ts";
 import { newRouter, type Router } from "../../router.ts";
 import { mountGetBuild } from "./get-build.ts";
 import { mountGetInstaller } from "./get-installer.ts";
 import { mountQueueBuild } from "./queue-build.ts";
 
 /** /api/edge: the project's Windows MSI and its build queue (issue 10 §3). */
-export function installerRoutes(ctx: ServiceContext): Router {
+export function installerRoutes(ctx: ServiceContext, artifacts: AgentArtifacts): Router {
   const router = newRouter();
-  const artifacts = new AgentArtifacts(ctx.config.AGENT_DIST_DIR);
   mountGetInstaller(router, ctx, artifacts);
   mountQueueBuild(router, ctx, artifacts);
   mountGetBuild(router, ctx);
