@@ -254,6 +254,13 @@ export type IssuedEnrollmentCode = { id: string; code: string; expires_at: strin
 
 export type BuildStatus = "queued" | "running" | "succeeded" | "failed";
 
+/** GET /api/edge/installer-address: the server address installers downloaded by this client carry. */
+export type InstallerAddress = {
+  server_url: string;
+  source: "PUBLIC_URL" | "request";
+  loopback: boolean;
+};
+
 export type InstallerBuild = {
   id: string;
   project_id: string;

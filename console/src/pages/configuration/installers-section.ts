@@ -1,5 +1,11 @@
 import { html, nothing, render } from "lit/html.js";
-import type { BuildStatus, EnrollmentCode, InstallerBuild, IssuedEnrollmentCode } from "../../api/types.ts";
+import type {
+  BuildStatus,
+  EnrollmentCode,
+  InstallerAddress,
+  InstallerBuild,
+  IssuedEnrollmentCode,
+} from "../../api/types.ts";
 import { saveFile } from "../../app/download.ts";
 import { errorText, loadingView, refusalView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
@@ -22,6 +28,9 @@ export class InstallersSection {
   /** Dates in the project's time zone, as every page shows them. */
   readonly #timeZone: string;
   #codes: EnrollmentCode[] | null = null;
+  /** The server address the installers carry (GET /api/edge/installer-address), or why there is none. */
+  #address: InstallerAddress | null = null;
+  #addressError: string | null = null;
   #issued: IssuedEnrollmentCode | null = null;
   #build: Pick<InstallerBuild, "id" | "status" | "log"> | null = null;
   #busy: string | null = null;
@@ -37,6 +46,7 @@ export class InstallersSection {
     this.#timeZone = project.timezone;
     this.#render();
     void this.#loadCodes();
+    void this.#loadAddress();
   }
 
   destroy(): void {
@@ -55,6 +65,33 @@ export class InstallersSection {
       this.#error = errorText(err);
     }
     this.#render();
+  }
+
+  async #loadAddress(): Promise<void> {
+    try {
+      this.#address = await this.#ctx.api.get<InstallerAddress>("/api/edge/installer-address");
+    } catch (err) {
+      this.#addressError = errorText(err);
+    }
+    this.#render();
+  }
+
+  /**
+   * Which server address the installers carry: PUBLIC_URL, or (unset) the one this page was opened
+   * on, with a warning to set PUBLIC_URL, stronger when that address is localhost.
+   */
+  #addressView() {
+    const { i18n } = this.#ctx;
+    if (this.#addressError)
+      return html`<p class="notice" role="alert" data-testid="installer-address">${this.#addressError}</p>`;
+    const address = this.#address;
+    if (!address) return nothing;
+    const url = address.server_url;
+    if (address.source === "PUBLIC_URL")
+      return html`<p class="muted" data-testid="installer-address">${i18n.t("config.install.address.configured", { url })}</p>`;
+    return html`<p class="notice" role="status" data-testid="installer-address" data-loopback=${String(address.loopback)}>
+      ${i18n.t("config.install.address.request", { url })}
+      ${address.loopback ? i18n.t("config.install.address.loopback", { url }) : nothing}</p>`;
   }
 
   /** Runs one action with its button disabled; its error (the API's message) shown. */
@@ -169,6 +206,7 @@ export class InstallersSection {
     render(
       html`<h2 id="config-installers">${t("config.install.title")}</h2>
         <p class="muted">${t("config.install.intro")}</p>
+        ${this.#addressView()}
         ${this.#notice ? html`<p class="notice" role="status">${this.#notice}</p>` : nothing}
         ${refusalView(i18n, this.#error, "installers-error")}
         <div class="install-grid">
