@@ -190,7 +190,8 @@ export const en = {
   "reports.uncovered": "Time with no reading from any series",
   "reports.uncoveredValue": "{minutes} min of the {elapsed} min elapsed today",
   "reports.seriesGaps": "Gaps, per series",
-  "reports.seriesGapsValue": "{series} of {total} series had gaps ({gaps} gaps); the longest: {minutes} min without readings, {asset} · {variable}",
+  "reports.seriesGapsValue":
+    "{series} of {total} series had gaps ({gaps} gaps); the longest: {minutes} min without readings, {asset} · {variable}",
   "reports.seriesGapsTable": "Minutes without readings, per series",
   "reports.gapsColumn": "Gaps",
   "reports.minutesColumn": "Minutes without readings",
@@ -577,6 +578,10 @@ export const en = {
   "config.install.windowsHelp":
     "The server builds the installer for this project; the first build takes a few seconds.",
   "config.install.windowsMsi": "Download the Windows installer",
+  "config.install.agentBuild.building":
+    "The server is building the agent executables ({done} of {total} done): the downloads appear here when they are ready.",
+  "config.install.agentBuild.failed": "The server's build of the agent executables failed:",
+  "config.install.agentBuild.unavailable": "Not available on this server:",
   "config.install.address.request":
     "PUBLIC_URL is not set: installers downloaded from this page carry {url}, the address this page was opened on. Set PUBLIC_URL on the server to the address agents reach it on.",
   "config.install.address.loopback":

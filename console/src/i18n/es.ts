@@ -191,7 +191,8 @@ export const es: Record<keyof typeof en, string> = {
   "reports.uncovered": "Tiempo sin lecturas de ninguna serie",
   "reports.uncoveredValue": "{minutes} min de los {elapsed} min transcurridos hoy",
   "reports.seriesGaps": "Vacíos, por serie",
-  "reports.seriesGapsValue": "{series} de {total} series tuvieron vacíos ({gaps} vacíos); el mayor: {minutes} min sin lecturas, {asset} · {variable}",
+  "reports.seriesGapsValue":
+    "{series} de {total} series tuvieron vacíos ({gaps} vacíos); el mayor: {minutes} min sin lecturas, {asset} · {variable}",
   "reports.seriesGapsTable": "Minutos sin lecturas, por serie",
   "reports.gapsColumn": "Vacíos",
   "reports.minutesColumn": "Minutos sin lecturas",
@@ -579,6 +580,10 @@ export const es: Record<keyof typeof en, string> = {
   "config.install.windowsHelp":
     "El servidor construye el instalador de este proyecto; la primera vez tarda unos segundos.",
   "config.install.windowsMsi": "Descargar el instalador de Windows",
+  "config.install.agentBuild.building":
+    "El servidor está compilando los ejecutables del agente ({done} de {total} listos): las descargas aparecen aquí cuando estén listas.",
+  "config.install.agentBuild.failed": "Falló la compilación de los ejecutables del agente en el servidor:",
+  "config.install.agentBuild.unavailable": "No disponible en este servidor:",
   "config.install.address.request":
     "PUBLIC_URL no está configurada: los instaladores descargados desde esta página llevan {url}, la dirección con la que se abrió esta página. Configure PUBLIC_URL en el servidor con la dirección por la que los agentes lo alcanzan.",
   "config.install.address.loopback":
