@@ -12,6 +12,14 @@ export const en = {
   "link.connected": "Connected",
   "link.disconnected": "Not connected",
   "link.disconnectedHelp": "Readings are kept on this agent and sent when the link returns.",
+  "link.refused": "Credentials refused",
+  "link.refusedSince": "Since {time}, the server has refused this agent's credentials.",
+  "link.refusedClosed":
+    "The server closed its last connection at {time}, as it does when the project's agent token is replaced.",
+  "link.refusedAction":
+    "Its token was most likely replaced by another enrollment on this project: re-enroll this agent with a new enrollment code.",
+  "link.refusedRetry": "Readings are kept on this agent meanwhile. Attempts refused: {attempts}.",
+  "link.refusedNext": "Next attempt: {time}",
   "link.lastSync": "Last sync: {time}",
   "link.neverSynced": "Not synced since it started",
   "agent.title": "Agent",

@@ -14,6 +14,15 @@ export const es: Record<keyof typeof en, string> = {
   "link.connected": "Conectado",
   "link.disconnected": "Sin conexión",
   "link.disconnectedHelp": "Las lecturas se guardan en este agente y se envían cuando vuelva el enlace.",
+  "link.refused": "Credenciales rechazadas",
+  "link.refusedSince": "Desde el {time}, el servidor rechaza las credenciales de este agente.",
+  "link.refusedClosed":
+    "El servidor cerró su última conexión el {time}, como lo hace cuando se reemplaza el token de agente del proyecto.",
+  "link.refusedAction":
+    "Lo más probable es que otra inscripción en este proyecto haya reemplazado su token: vuelva a inscribir este agente con un código de inscripción nuevo.",
+  "link.refusedRetry":
+    "Mientras tanto, las lecturas se guardan en este agente. Intentos rechazados: {attempts}.",
+  "link.refusedNext": "Próximo intento: {time}",
   "link.lastSync": "Última sincronización: {time}",
   "link.neverSynced": "Sin sincronizar desde que arrancó",
   "agent.title": "Agente",

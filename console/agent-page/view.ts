@@ -1,5 +1,5 @@
 import { html, nothing, type TemplateResult } from "lit/html.js";
-import type { LocalAlarmEntry, LocalStatus } from "../../shared/agent-local-api.ts";
+import type { LocalAlarmEntry, LocalLink, LocalStatus } from "../../shared/agent-local-api.ts";
 import type { Formats } from "../src/i18n/format.ts";
 import { LANGUAGES, type Language } from "../src/i18n/i18n.ts";
 import type { PageI18n } from "./i18n.ts";
@@ -72,14 +72,15 @@ function body(s: LocalStatus, alarms: LocalAlarmEntry[], ctx: ViewContext): Temp
 
 function linkCard(s: LocalStatus, ctx: ViewContext): TemplateResult {
   const t = ctx.i18n.t.bind(ctx.i18n);
+  const refused = s.connected ? null : (s.link?.refused ?? null);
   return html`<section class="card" aria-labelledby="link-title" data-testid="link">
     <h2 id="link-title">${t("link.title")}</h2>
     <p>
       <span class="badge ${s.connected ? "state-good" : "state-bad"}" data-testid="link-state"
-        >${s.connected ? t("link.connected") : t("link.disconnected")}</span
+        >${s.connected ? t("link.connected") : refused ? t("link.refused") : t("link.disconnected")}</span
       >
     </p>
-    ${s.connected ? nothing : html`<p>${t("link.disconnectedHelp")}</p>`}
+    ${s.connected ? nothing : refused ? refusedHelp(s.link, refused, ctx) : html`<p>${t("link.disconnectedHelp")}</p>`}
     <p class="muted">
       ${
         s.last_sync
@@ -88,6 +89,28 @@ function linkCard(s: LocalStatus, ctx: ViewContext): TemplateResult {
       }
     </p>
   </section>`;
+}
+
+/**
+ * The server refuses this agent's credentials: said in the reader's language from the agent's
+ * facts (the agent's own `reason` is English, for its log), with what to do.
+ */
+function refusedHelp(
+  link: LocalLink | null,
+  refused: NonNullable<LocalLink["refused"]>,
+  ctx: ViewContext,
+): TemplateResult {
+  const t = ctx.i18n.t.bind(ctx.i18n);
+  const time = (iso: string) => ctx.formats.dateTime(iso, ctx.timeZone);
+  return html`<div role="alert" data-testid="link-refused">
+    <p>${t("link.refusedSince", { time: time(refused.first_at) })}</p>
+    ${link?.lost_at ? html`<p>${t("link.refusedClosed", { time: time(link.lost_at) })}</p>` : nothing}
+    <p><strong>${t("link.refusedAction")}</strong></p>
+    <p class="muted">
+      ${t("link.refusedRetry", { attempts: ctx.formats.number(refused.attempts, 0) })}
+      ${refused.next_attempt_at ? t("link.refusedNext", { time: time(refused.next_attempt_at) }) : nothing}
+    </p>
+  </div>`;
 }
 
 function configCard(s: LocalStatus, ctx: ViewContext): TemplateResult {
