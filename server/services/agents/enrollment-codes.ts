@@ -150,6 +150,39 @@ export async function revokeEnrollmentCode(
 }
 
 /**
+ * Revokes, as the system, the project's active codes that `which` picks: an MSI build revokes the
+ * codes of the MSIs it replaces (only the newest is served, so an older copy must not enroll for
+ * the rest of its 7 days), and a failed build its own. Audited with `reason`; returns the ids.
+ */
+export async function revokeCodesAsSystem(
+  ctx: ServiceContext,
+  projectId: string,
+  which: (code: CodeRow) => boolean,
+  reason: string,
+): Promise<string[]> {
+  const now = ctx.clock.now();
+  return ctx.store.transaction(async (tx) => {
+    const revoked: string[] = [];
+    for (const row of await tx.agents.enrollmentCodesOf(projectId)) {
+      if (statusOf(row, now) !== "active" || !which(row)) continue;
+      if (!(await tx.agents.revokeEnrollmentCode(row.id, now))) continue;
+      await tx.audit.append({
+        at: now,
+        userId: null,
+        projectId,
+        entity: "enrollment_code",
+        entityId: row.id,
+        action: "update",
+        before: { status: "active" },
+        after: { status: "revoked", revoked_at: now.toISOString(), reason },
+      });
+      revoked.push(row.id);
+    }
+    return revoked;
+  });
+}
+
+/**
  * What a code is worth now, for callers that accept one: the binary download takes an active or a
  * used code (the binary holds no secret, and re-running an installer downloads it again); a cached
  * MSI is served only while its code is active. Null for a code that was never issued.

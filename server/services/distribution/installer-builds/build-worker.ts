@@ -2,7 +2,8 @@ import { readdirSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { InstallerBuildChange } from "../../../store/ports/installer-build-store.ts";
-import { issueEnrollmentCode } from "../../agents/enrollment-codes.ts";
+import type { EnrollmentCodeRow } from "../../../store/rows.ts";
+import { issueEnrollmentCode, revokeCodesAsSystem } from "../../agents/enrollment-codes.ts";
 import type { ServiceContext } from "../../context.ts";
 import type { AgentArtifacts } from "../agent-artifacts.ts";
 import { buildMsi, MsiBuildError } from "../msi/build-msi.ts";
@@ -144,6 +145,7 @@ export class InstallerBuildWorker {
     this.#log(id, `build started${queued.rebuild ? " (rebuild: the cache was not consulted)" : ""}`);
     const dir = installersDir(ctx);
     const outFile = join(dir, msiFileName(id));
+    let codeId: string | undefined;
     try {
       const project = await ctx.store.field.project(queued.projectId);
       if (!project) throw new MsiBuildError("the project was deleted");
@@ -151,6 +153,7 @@ export class InstallerBuildWorker {
       if ("missing" in inputs) throw new MsiBuildError(inputs.missing);
       await this.#set(id, { agentVersion: inputs.agentVersion, inputsSha256: inputs.inputsSha256 });
       const code = await issueEnrollmentCode(ctx, null, project.id, { purpose: "msi" });
+      codeId = code.id;
       await this.#set(id, { enrollmentCodeId: code.id });
       this.#log(id, `enrollment code ${code.id} issued for this MSI, valid until ${code.expires_at}`);
       const built = await buildMsi({
@@ -167,6 +170,14 @@ export class InstallerBuildWorker {
         signal,
         log: (line) => this.#log(id, line),
       });
+      // Before it is announced: whoever sees it succeeded finds the replaced MSIs' codes revoked.
+      const revoked = await this.#revoke(
+        project.id,
+        (c) => c.purpose === "msi" && c.id !== code.id,
+        `replaced by the MSI of build ${id}`,
+      );
+      if (revoked.length > 0)
+        this.#log(id, `revoked the codes of the MSIs it replaces: ${revoked.join(", ")}`);
       const finishedAt = ctx.clock.now();
       this.#log(id, `succeeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       const changed = await this.#set(id, {
@@ -183,6 +194,9 @@ export class InstallerBuildWorker {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.#log(id, `failed: ${reason}`);
+      // No MSI holds it, and it was never shown to anyone.
+      const failed = codeId;
+      if (failed) await this.#revoke(queued.projectId, (c) => c.id === failed, `build ${id} failed`);
       await this.#set(id, { status: "failed", finishedAt: ctx.clock.now() });
       await rm(outFile, { force: true });
       ctx.logger.warn("installer build failed", { build_id: id, project_id: queued.projectId, reason });
@@ -193,5 +207,27 @@ export class InstallerBuildWorker {
   async #removeReplaced(projectId: string, newest: string): Promise<void> {
     const replaced = await this.#ctx.store.installerBuilds.releaseReplaced(projectId, newest);
     for (const id of replaced) await rm(join(installersDir(this.#ctx), msiFileName(id)), { force: true });
+  }
+
+  /**
+   * Revokes MSI codes that no served MSI holds: those of the MSIs a build replaces (a copy of one
+   * must not enroll for the rest of its 7 days; with them, any an interrupted build left) and a
+   * failed build's own. Never fails the build: a code left active still expires, and the next
+   * build revokes it.
+   */
+  async #revoke(
+    projectId: string,
+    which: (code: EnrollmentCodeRow) => boolean,
+    reason: string,
+  ): Promise<string[]> {
+    try {
+      return await revokeCodesAsSystem(this.#ctx, projectId, which, reason);
+    } catch (err) {
+      this.#ctx.logger.warn("revoking an MSI's enrollment code failed", {
+        project_id: projectId,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return [];
+    }
   }
 }
