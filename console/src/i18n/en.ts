@@ -613,5 +613,10 @@ export const en = {
   "config.codes.status.revoked": "Revoked",
   "config.codes.revoke": "Revoke",
   "config.codes.revokeOf": "Revoke the code issued {created}",
+  "config.enroll.online.title": "The project's agent is online: enrolling another one disconnects it",
+  "config.enroll.online.body":
+    "It was last heard from {seen}. An agent installed with this code replaces the project's agent token (one agent per project): the agent running now is disconnected at once, and the server refuses it until it is enrolled again. It keeps its readings meanwhile.",
+  "config.enroll.online.confirm": "Continue, and disconnect the running agent",
+  "config.enroll.online.cancel": "Cancel",
   "config.codes.revoked": "The code was revoked.",
 } as const;

@@ -615,5 +615,10 @@ export const es: Record<keyof typeof en, string> = {
   "config.codes.status.revoked": "Revocado",
   "config.codes.revoke": "Revocar",
   "config.codes.revokeOf": "Revocar el código emitido el {created}",
+  "config.enroll.online.title": "El agente del proyecto está en línea: inscribir otro lo desconecta",
+  "config.enroll.online.body":
+    "Se supo de él por última vez {seen}. Un agente instalado con este código reemplaza el token de agente del proyecto (un agente por proyecto): el agente que está en marcha se desconecta de inmediato, y el servidor lo rechaza hasta que se vuelva a inscribir. Mientras tanto guarda sus lecturas.",
+  "config.enroll.online.confirm": "Continuar y desconectar el agente en marcha",
+  "config.enroll.online.cancel": "Cancelar",
   "config.codes.revoked": "El código fue revocado.",
 };
