@@ -7,7 +7,7 @@ stamp="$(node -p 'process.version + " " + process.arch')-$(sha256sum package-loc
 if [[ "$(cat node_modules/.caudal-install 2>/dev/null)" != "$stamp" ]]; then
   echo "== installing dependencies (npm ci, node $(node --version); about a minute on a first run)"
   started=$SECONDS
-  with_progress "npm ci" npm ci --no-audit --no-fund
+  with_progress "npm ci" npm ci --no-audit --no-fund --no-progress
   echo "$stamp" > node_modules/.caudal-install
   echo "== dependencies installed in $((SECONDS - started)) s"
 fi

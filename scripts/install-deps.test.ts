@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -11,6 +11,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 
 const scripts = fileURLToPath(new URL(".", import.meta.url));
@@ -61,4 +62,75 @@ describe("scripts/install-deps.sh on a first run", () => {
     expect(during.length, JSON.stringify(lines)).toBeGreaterThanOrEqual(2);
     expect(lines.at(-1)?.text).toMatch(/dependencies installed in \d+ s/);
   });
+});
+
+/** npm's spinner frames on a Unicode terminal (U+2800 braille patterns). */
+const SPINNER = /[\u2800-\u28ff]/;
+
+/**
+ * A checkout with this repository's .npmrc and bootstrap scripts, whose project needs no package
+ * (so the real npm ci needs no registry) and spends a few seconds in a postinstall script.
+ */
+function slowProject(): string {
+  const checkout = mkdtempSync(join(dir, "project-"));
+  mkdirSync(join(checkout, "scripts"));
+  for (const f of ["install-deps.sh", "progress.sh"])
+    copyFileSync(join(scripts, f), join(checkout, "scripts", f));
+  copyFileSync(join(scripts, "..", ".npmrc"), join(checkout, ".npmrc"));
+  const pkg = {
+    name: "slow",
+    version: "1.0.0",
+    scripts: { postinstall: "sleep 3 && mkdir -p node_modules", hello: "echo hello" },
+  };
+  writeFileSync(join(checkout, "package.json"), JSON.stringify(pkg));
+  writeFileSync(
+    join(checkout, "package-lock.json"),
+    JSON.stringify({
+      name: "slow",
+      version: "1.0.0",
+      lockfileVersion: 3,
+      requires: true,
+      packages: { "": { name: "slow", version: "1.0.0", hasInstallScript: true } },
+    }),
+  );
+  return checkout;
+}
+
+/**
+ * Runs `command` in `cwd` with the real npm, on a terminal (util-linux `script` gives it a pty)
+ * or on pipes: all it wrote, stdout and stderr together.
+ */
+async function run(command: string, cwd: string, terminal: boolean): Promise<string> {
+  // (It has no dependency, so npm makes no node_modules: its postinstall does.)
+  // No npm_config_* from a surrounding `npm test`: npm would take this repository as the project.
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(cwd, "home"),
+    npm_config_cache: join(cwd, "npm-cache"),
+    CAUDAL_PROGRESS_EVERY: "1",
+  };
+  const [file, args] = terminal
+    ? ["script", ["-qefc", command, "/dev/null"]]
+    : ["bash", ["-c", `(${command}) 2>&1`]];
+  const { stdout } = await promisify(execFile)(file, args, { cwd, env, timeout: 60_000 });
+  return stdout;
+}
+
+describe("npm's output on a first run, with the real npm", () => {
+  for (const terminal of [true, false]) {
+    it(`${terminal ? "on a terminal" : "piped"}: whole lines, and no spinner glyph in them or after them`, async () => {
+      const checkout = slowProject();
+      const out = await run("bash scripts/install-deps.sh && npm run hello", checkout, terminal);
+      const lines = out.split(/\r?\n/);
+      expect(out, JSON.stringify(out)).not.toMatch(SPINNER);
+      // npm's spinner erases its frame with "ESC[1G ESC[0K" (on an ASCII terminal its frames are | / - \).
+      expect(out).not.toContain("\u001b[0K");
+      // Each progress line starts a line of its own: nothing drawn before it.
+      const progress = lines.filter((l) => l.includes("npm ci: still running"));
+      expect(progress.length, JSON.stringify(out)).toBeGreaterThanOrEqual(2);
+      for (const line of progress) expect(line).toMatch(/^npm ci: still running \(\d+ s\)$/);
+      expect(lines).toContainEqual(expect.stringMatching(/^== dependencies installed in \d+ s$/));
+      expect(lines).toContain("hello");
+    }, 90_000);
+  }
 });

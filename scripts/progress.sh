@@ -1,6 +1,8 @@
 # Sourced by the bootstrap scripts. with_progress LABEL COMMAND...: runs COMMAND in the foreground
 # and, while it works, prints "LABEL: still running (N s)" to stderr every CAUDAL_PROGRESS_EVERY
 # seconds (10 by default), so a first run never sits silent for a minute. Returns COMMAND's status.
+# Whole lines only, terminal or not: a line redrawn in place (a spinner) would run into COMMAND's
+# own output. COMMAND draws none either (npm: .npmrc progress=false).
 with_progress() {
   local label=$1
   shift
