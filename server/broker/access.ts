@@ -1,9 +1,9 @@
 import { parseTopic, TOPIC_ROOT } from "../../shared/mqtt/topics.ts";
-import { roleCan, seesAllProjects } from "../../shared/roles.ts";
+import { roleCan } from "../../shared/roles.ts";
 import { type AuthContext, canSeeProject } from "../services/auth/auth-context.ts";
 import type { AgentTopic } from "./messages.ts";
 import type { Principal } from "./principal.ts";
-import { onlyAgentTopics, permissionsForFilter, TOPIC_PERMISSION } from "./topic-permissions.ts";
+import { matchesReadableTopic, TOPIC_PERMISSION } from "./topic-permissions.ts";
 
 /** What an agent may publish under its own project. */
 const AGENT_PUBLISHES: readonly AgentTopic[] = [
@@ -37,25 +37,20 @@ export function mayRetain(name: AgentTopic): boolean {
 
 /**
  * Subscribe rights. `$SYS/` is refused to everyone. An agent subscribes under its own project.
- * A user subscribes only under projects they may see (superadmin/admin also to filters whose
- * project level is a wildcard), and only when their role holds the permission of every contract
- * topic the filter can match (topic-permissions.ts), as REST asks for the same data. HMI
- * credentials have their own rules (hmi/hmi-access.ts) and nothing here.
+ * A person's filter is granted, wildcards included (`#`, `caudal/v1/#`, `caudal/v1/+/live/#`),
+ * when it can match a topic they may read: a contract topic their role holds the permission of
+ * (topic-permissions.ts, as REST asks for the same data), in a project they see when the filter
+ * names one. What it delivers is then filtered per message (mayReceive), as Mosquitto's ACLs do.
+ * HMI credentials have their own rules (hmi/hmi-access.ts) and nothing here.
  */
 export function maySubscribe(p: Principal | undefined, filter: string): boolean {
   if (!p || p.kind === "hmi" || filter.startsWith("$")) return false;
   const levels = filter.split("/");
-  if (levels[0] !== "caudal" || levels[1] !== "v1") return false;
   const project = levels[2];
-  if (p.kind === "agent") return project === p.projectId;
-  if (project === undefined || project === "#" || project === "+") {
-    if (!seesAllProjects(p.auth.role)) return false;
-  } else if (!canSeeProject(p.auth, project)) {
+  if (p.kind === "agent") return levels[0] === "caudal" && levels[1] === "v1" && project === p.projectId;
+  if (project !== undefined && project !== "+" && project !== "#" && !canSeeProject(p.auth, project))
     return false;
-  }
-  const rest = project === "#" ? ["#"] : levels.slice(3);
-  if (onlyAgentTopics(rest)) return false;
-  return [...permissionsForFilter(rest)].every((perm) => roleCan(p.auth.role, perm));
+  return matchesReadableTopic(levels, (perm) => roleCan(p.auth.role, perm));
 }
 
 /**

@@ -156,14 +156,8 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect(JSON.parse(stored?.heartbeat ?? "null").agent_version).toBe("control-user");
     });
 
-    it("refuses $SYS, other projects and every-project filters with SUBACK 0x80, keeping the rest", async () => {
-      for (const filter of [
-        "$SYS/#",
-        `caudal/v1/${b.id}/#`,
-        "caudal/v1/#",
-        "caudal/v1/+/agent/status",
-        "#",
-      ]) {
+    it("refuses $SYS and other projects named outright with SUBACK 0x80, keeping the rest", async () => {
+      for (const filter of ["$SYS/#", `caudal/v1/${b.id}/#`, `caudal/v1/${b.id}/agent/heartbeat`]) {
         const denied = await sub(operador, [filter]);
         expect(denied.subacks, filter).toEqual([[128]]);
         expect((await denied.exit()).stderr).toContain("All subscription requests were denied");
@@ -179,6 +173,23 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       await until("A's heartbeat", () => mixed.messages.some((m) => m.includes("from-a")));
       expect(mixed.exited).toBe(false);
       expect(mixed.messages.filter((m) => m.includes("from-b"))).toEqual([]);
+    });
+
+    it("grants a person's every-project wildcards (#, caudal/v1/#, +) and delivers only the projects they see", async () => {
+      const filters = ["#", "caudal/v1/#", "caudal/v1/+/agent/heartbeat", "+/+/+/agent/#"];
+      const wide = await Promise.all(filters.map((f) => sub(operador, [f])));
+      expect(wide.map((w) => w.subacks)).toEqual(filters.map(() => [[1]]));
+      await mosquittoPub(port, b.agent, topics.heartbeat(b.id), heartbeat("wide-b"));
+      await mosquittoPub(port, a.agent, topics.heartbeat(a.id), heartbeat("wide-a"));
+      await until("A's heartbeat through every filter", () =>
+        wide.every((w) => w.messages.some((m) => m.includes("wide-a"))),
+      );
+      await sleep(200);
+      for (const w of wide) {
+        expect(w.messages.filter((m) => m.includes(b.id))).toEqual([]);
+        // Never the deployment, which is the agent's alone.
+        expect(w.messages.filter((m) => m.startsWith(`${topics.config(a.id)} `))).toEqual([]);
+      }
     });
 
     it("rotating the agent token drops the connection using the old one, and the old token stays out", async () => {

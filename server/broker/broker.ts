@@ -115,10 +115,12 @@ export class MqttBroker {
             c.close();
           },
         };
-        authenticate(authenticator, client, username, password).then(
-          () => done(null, true),
-          (err: AuthenticateError) => done(err, false),
-        );
+        authenticate(authenticator, client, username, password)
+          .then(() => this.#hmiNames(client))
+          .then(
+            () => done(null, true),
+            (err: AuthenticateError) => done(err, false),
+          );
       },
       authorizePublish: this.#authorizePublish,
       authorizeSubscribe: this.#authorizeSubscribe,
@@ -264,8 +266,15 @@ export class MqttBroker {
     const p = principalOf(client);
     if (p?.kind === "hmi") {
       const payload = packet.payload as Buffer;
-      const action = hmiPublish(this.#hmi.names.get(p.projectId), packet.topic, payload, packet.retain);
+      const now = this.#ctx.clock.now().getTime();
+      const names = this.#hmi.names.get(p.projectId);
+      const action = hmiPublish(names, p, packet.topic, payload, packet.retain, now);
       if (!action) return done(new Error(`publish to ${packet.topic} refused`));
+      if (action.kind === "ignored" && action.reason === "ahead-of-clock")
+        this.#logger.warn("HMI STATE ignored: its timestamp is ahead of the server's clock", {
+          credential_id: p.credentialId,
+          topic: packet.topic,
+        });
       this.#hmiPublishes.set(payload, action);
       if (action.kind === "ignored") (packet as PublishPacket).retain = false;
       return done(null);
@@ -311,11 +320,27 @@ export class MqttBroker {
   }
 
   readonly #authorizeSubscribe: AuthorizeSubscribeHandler = (client, subscription, done) => {
-    this.#watch.recheck(client).then(
-      (live) => this.#decideSubscription(client, subscription, live, done),
-      (err: unknown) => done(err instanceof Error ? err : new Error(String(err)), null),
-    );
+    this.#watch
+      .recheck(client)
+      .then(async (live) => {
+        await this.#hmiNames(client);
+        return live;
+      })
+      .then(
+        (live) => this.#decideSubscription(client, subscription, live, done),
+        (err: unknown) => done(err instanceof Error ? err : new Error(String(err)), null),
+      );
   };
+
+  /**
+   * An HMI's project names, read when they are not in the cache yet (a project created since the
+   * start has none until its configuration changes): its own group and UNS level are granted, and
+   * its STATE and Rebirth taken, from its first CONNECT.
+   */
+  async #hmiNames(client: Client): Promise<void> {
+    const p = principalOf(client);
+    if (p?.kind === "hmi" && !this.#hmi.names.get(p.projectId)) await this.#hmi.names.load(p.projectId);
+  }
 
   #decideSubscription(
     client: Client,
@@ -336,7 +361,9 @@ export class MqttBroker {
       done(null, null);
       return;
     }
-    this.#registry.granted(client, subscription.topic);
+    // An HMI never receives a caudal/v1 topic (hmiMayReceive), the only ones whose audience the
+    // registry is asked for: its filters, `#` included, leave the agents' direct paths as they are.
+    if (p?.kind !== "hmi") this.#registry.granted(client, subscription.topic);
     done(null, subscription);
   }
 

@@ -134,9 +134,10 @@ export class ConnectionRegistry {
 
   /**
    * The ids of the clients a message on `topic` may reach: those granted a filter that matches it,
-   * connected or in a persistent session. A superset of aedes' receivers (a filter is counted from
-   * the moment it is granted, and a persistent session's until the id connects cleanly); the
-   * broker delivers a message itself only where this leaves no one else (broker.ts).
+   * connected or in a persistent session. A superset of the clients it is delivered to (a filter is
+   * counted from the moment it is granted, and a persistent session's until the id connects
+   * cleanly; the broker does not register an HMI's filters, which never deliver a caudal/v1 topic);
+   * the broker delivers a message itself only where this leaves no one else (broker.ts).
    */
   audience(topic: string): ReadonlySet<string> {
     let ids = this.#audiences.get(topic);

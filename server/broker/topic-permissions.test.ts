@@ -1,42 +1,34 @@
 import { describe, expect, it } from "vitest";
-import { onlyAgentTopics, permissionsForFilter } from "./topic-permissions.ts";
+import type { Permission } from "../../shared/roles.ts";
+import { matchesReadableTopic } from "./topic-permissions.ts";
 
-const perms = (filter: string) => [...permissionsForFilter(filter.split("/"))].sort();
+const readable = (filter: string, held: Permission[]) =>
+  matchesReadableTopic(filter.split("/"), (p) => held.includes(p));
+const both: Permission[] = ["telemetry:read", "config:read"];
 
-describe("permissionsForFilter (levels after caudal/v1/{project_id}/)", () => {
-  it("asks for every permission a wildcard can reach", () => {
-    expect(perms("#")).toEqual(["config:read", "telemetry:read"]);
-    expect(perms("agent/#")).toEqual(["config:read", "telemetry:read"]);
-    expect(perms("+/status")).toEqual(["config:read"]);
+describe("matchesReadableTopic (the whole filter; the project level stands for any project)", () => {
+  it("grants wildcards that can reach something the role may read, at any level", () => {
+    for (const filter of ["#", "+/#", "caudal/#", "caudal/v1/#", "caudal/v1/+/live/#", "caudal/+/p/agent/+"])
+      expect(readable(filter, ["telemetry:read"]), filter).toBe(true);
+    expect(readable("caudal/v1/p/agent/heartbeat", ["telemetry:read"])).toBe(false);
+    expect(readable("caudal/v1/p/agent/heartbeat", ["config:read"])).toBe(true);
   });
 
-  it("live values and batches are telemetry; configuration and agent health are config", () => {
-    expect(perms("live/#")).toEqual(["telemetry:read"]);
-    expect(perms("live/+/+")).toEqual(["telemetry:read"]);
-    expect(perms("agent/telemetry")).toEqual(["telemetry:read"]);
-    expect(perms("agent/ack")).toEqual(["telemetry:read"]);
-    // The deployment itself is agent-only (it carries the OPC UA password); its outcome is config.
-    expect(perms("config")).toEqual([]);
-    // A trailing # also matches its parent level [MQTT-4.7.1-2]: config and config/status.
-    expect(perms("config/#")).toEqual(["config:read"]);
-    expect(perms("agent/heartbeat")).toEqual(["config:read"]);
+  it("live values and batches are telemetry; configuration outcome and agent health are config", () => {
+    expect(readable("caudal/v1/p/live/#", ["config:read"])).toBe(false);
+    expect(readable("caudal/v1/p/live/+/+", ["telemetry:read"])).toBe(true);
+    expect(readable("caudal/v1/p/agent/ack", ["telemetry:read"])).toBe(true);
+    // A trailing # also matches its parent level [MQTT-4.7.1-2]: config/status is config:read.
+    expect(readable("caudal/v1/p/config/#", ["config:read"])).toBe(true);
   });
 
-  it("a filter that matches no contract topic needs nothing (nothing is ever published there)", () => {
-    expect(perms("live/+")).toEqual([]);
-    expect(perms("other")).toEqual([]);
-  });
-});
-
-describe("onlyAgentTopics", () => {
-  it("is true for a filter that can match the agent-only config topic and nothing people receive", () => {
-    const only = (filter: string) => onlyAgentTopics(filter.split("/"));
-    expect(only("config")).toBe(true);
-    expect(only("agent/request")).toBe(true);
-    expect(only("agent/response")).toBe(false);
-    expect(only("+")).toBe(true);
-    expect(only("config/#")).toBe(false);
-    expect(only("#")).toBe(false);
-    expect(only("agent/heartbeat")).toBe(false);
+  it("never for agent-only topics (the deployment, test-read requests) or where nothing is published", () => {
+    expect(readable("caudal/v1/p/config", both)).toBe(false);
+    expect(readable("caudal/v1/p/agent/request", both)).toBe(false);
+    expect(readable("caudal/v1/p/+", both)).toBe(false);
+    expect(readable("caudal/v1/p/live/+", both)).toBe(false);
+    expect(readable("spBv1.0/#", both)).toBe(false);
+    expect(readable("caudal/uns/#", both)).toBe(false);
+    expect(readable("#", [])).toBe(false);
   });
 });

@@ -24,11 +24,6 @@ export const TOPIC_PERMISSION: Readonly<Record<TopicName, Permission | "agent-on
   response: "config:read",
 };
 
-/** Whether a topic reaches people at all (with the permission it names). */
-export function forPeople(name: TopicName): boolean {
-  return TOPIC_PERMISSION[name] !== "agent-only";
-}
-
 /** Each contract topic's levels after `caudal/v1/{project_id}/`; `*` stands for any one level. */
 const TOPIC_LEVELS: readonly (readonly [TopicName, readonly string[]])[] = [
   ["telemetry", ["agent", "telemetry"]],
@@ -44,24 +39,20 @@ const TOPIC_LEVELS: readonly (readonly [TopicName, readonly string[]])[] = [
 ];
 
 /**
- * The permissions a subscription filter needs, given its levels after the project level: one per
- * contract topic the filter can match (MQTT 3.1.1 §4.7: `+` is one level, a trailing `#` is any
- * number of levels, including none [MQTT-4.7.1-2]). Agent-only topics need none here: they are
- * never delivered to a person (access.ts, mayReceive).
+ * Whether a subscription filter, every level of it, can match a contract topic that a person whose
+ * role `holds` a permission may receive (MQTT 3.1.1 §4.7: `+` is one level, a trailing `#` any
+ * number of levels, including none [MQTT-4.7.1-2]). The project level is left to the caller: here
+ * it stands for any project. Agent-only topics never count: they are never delivered to a person.
  */
-export function permissionsForFilter(levels: readonly string[]): Set<Permission> {
-  const needed = new Set<Permission>();
-  for (const [name, topic] of TOPIC_LEVELS) {
+export function matchesReadableTopic(levels: readonly string[], holds: (p: Permission) => boolean): boolean {
+  return TOPIC_LEVELS.some(([name, topic]) => {
     const permission = TOPIC_PERMISSION[name];
-    if (permission !== "agent-only" && filterMatches(levels, topic)) needed.add(permission);
-  }
-  return needed;
-}
-
-/** Whether a filter names agent-only topics and nothing else a person could receive. */
-export function onlyAgentTopics(levels: readonly string[]): boolean {
-  const matched = TOPIC_LEVELS.filter(([, topic]) => filterMatches(levels, topic));
-  return matched.length > 0 && matched.every(([name]) => !forPeople(name));
+    return (
+      permission !== "agent-only" &&
+      holds(permission) &&
+      filterMatches(levels, ["caudal", "v1", "*", ...topic])
+    );
+  });
 }
 
 function filterMatches(filter: readonly string[], topic: readonly string[]): boolean {

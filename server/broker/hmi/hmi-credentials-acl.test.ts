@@ -43,7 +43,11 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
     const hmiProject = async (host: string) => {
       const p = await agentProject(t);
       await updateProject(t, p.id, { sparkplug_primary_host_id: host });
-      return { ...p, slug: (await projectNames(t, p.id)).slug, hmi: await hmiCredentials(t, p.id) };
+      return {
+        ...p,
+        slug: (await projectNames(t, p.id)).slug,
+        hmi: await hmiCredentials(t, p.id, "test HMI", host),
+      };
     };
 
     beforeAll(async () => {
@@ -69,18 +73,19 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       expect((await mosquittoPub(port, a.hmi, topic, state(true), 1, true)).code).toBe(0);
     });
 
-    it("subscribes to its project's group, UNS level and STATE only (SUBACK 0x80 for the rest)", async () => {
+    it("subscribes to any filter that can reach its group, UNS level or STATE (SUBACK 0x80 for the rest)", async () => {
       const own = await sub(a.hmi, [`spBv1.0/${a.slug}/#`, `caudal/uns/${a.slug}/#`, "spBv1.0/STATE/+"]);
       expect(own.subacks).toEqual([[1, 1, 1]]);
+      // Wider filters are granted and filtered per message (wildcard-subscriptions.test.ts).
+      const wide = await sub(a.hmi, ["spBv1.0/#", "spBv1.0/+/NBIRTH/agent", "caudal/uns/#", "#", "+/+/+/+"]);
+      expect(wide.subacks).toEqual([[1, 1, 1, 1, 1]]);
       for (const filter of [
         `spBv1.0/${b.slug}/#`,
         `caudal/uns/${b.slug}/#`,
-        "spBv1.0/#",
-        "spBv1.0/+/NBIRTH/agent",
-        "caudal/uns/#",
         `caudal/v1/${a.id}/#`,
         `caudal/v1/${a.id}/live/#`,
-        "#",
+        "caudal/v1/#",
+        "spBv1.0/STATE/+/more",
         "$SYS/#",
       ]) {
         const denied = await sub(a.hmi, [filter]);

@@ -39,7 +39,12 @@ export class SparkplugEdgeNode {
   readonly #publish: SparkplugPublish;
   readonly #options: EdgeNodeOptions;
   #agentOnline = false;
-  /** The primary host's last STATE (timestamp -1: none yet). */
+  /**
+   * The primary host's last STATE (timestamp -1: none yet). In this process only, never the
+   * database, like the retained STATE in aedes' memory: after a restart the host, reconnecting,
+   * publishes its STATE again. Only STATEs the broker honoured come here (hmi-access.ts: the
+   * login's own host id, stamped at most MAX_STATE_AHEAD_MS ahead of the server's clock).
+   */
   #host: StatePayload = { online: false, timestamp: -1 };
   /** The names the current NBIRTH went out under; null while not born. */
   #born: { group: string; node: string } | null = null;
