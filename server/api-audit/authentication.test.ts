@@ -1,3 +1,4 @@
+import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTree, idSource, startAuditServer } from "./fixtures.ts";
 import { contractProblems, inGroups, send } from "./http-audit.ts";
@@ -7,8 +8,9 @@ import { type BaseInput, baseInput, buildRequest } from "./requests.ts";
 /*
  * Spec §5 and §7.2: every operation the document marks as protected answers 401 without a valid
  * access token — none, a malformed one, a forged one, one whose session ended (logout, spec §5.2),
- * one of a deactivated user — before it looks at the input (a valid body and a broken one alike),
- * so a caller without a session learns nothing about the resource or the input format.
+ * one of a deactivated user, one signed with the server's key but without exp, iat or sub — before
+ * it looks at the input (a valid body and a broken one alike), so a caller without a session learns
+ * nothing about the resource or the input format.
  */
 
 const t = await startAuditServer();
@@ -52,6 +54,16 @@ function forged(valid: string): string {
   return `${header}.${claims}.${Buffer.from("not the signature").toString("base64url")}`;
 }
 
+/**
+ * A live session's token signed with the server's own key, but without `claim`: every token the
+ * server issues has exp, iat and sub, and one without an expiry would never expire.
+ */
+async function lacking(valid: string, claim: "exp" | "iat" | "sub"): Promise<string> {
+  const claims = JSON.parse(Buffer.from(valid.split(".")[1] ?? "", "base64url").toString("utf8"));
+  delete claims[claim];
+  return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "JWT" }).sign(t.server.context.keys.jwt);
+}
+
 /** The claims of a valid token under an `alg: none` header and no signature (RFC 7519 §6). */
 function unsigned(valid: string): string {
   const header = Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url");
@@ -70,6 +82,9 @@ beforeAll(async () => {
     { label: "the Basic scheme", token: admin.token, scheme: "Basic" },
     { label: "a logged-out session's token", token: await loggedOutToken() },
     { label: "a deactivated user's token", token: await deactivatedToken() },
+    { label: "a token without exp", token: await lacking(admin.token, "exp") },
+    { label: "a token without iat", token: await lacking(admin.token, "iat") },
+    { label: "a token without sub", token: await lacking(admin.token, "sub") },
   );
 }, 60_000);
 

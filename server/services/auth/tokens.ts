@@ -56,15 +56,20 @@ export async function verifyAccessToken(key: Uint8Array, token: string, now: Dat
     return { ok: true, claims: known };
   }
   try {
+    // Every token this server signs has all three (signAccessToken): one without an expiry would
+    // never expire, so it is no token of ours, whoever holds the key (RFC 7519 §4.1.2–4.1.6).
     const { payload } = await jwtVerify(token, key, {
       algorithms: ["HS256"],
       issuer: "caudal",
       currentDate: now,
+      requiredClaims: ["exp", "iat", "sub"],
     });
     if (
       typeof payload.sub !== "string" ||
       typeof payload.sid !== "string" ||
-      typeof payload.role !== "string"
+      typeof payload.role !== "string" ||
+      typeof payload.exp !== "number" ||
+      typeof payload.iat !== "number"
     ) {
       return { ok: false, reason: "invalid" };
     }
@@ -72,7 +77,7 @@ export async function verifyAccessToken(key: Uint8Array, token: string, now: Dat
       sub: payload.sub,
       sid: payload.sid,
       role: payload.role as Role,
-      exp: payload.exp ?? 0,
+      exp: payload.exp,
     };
     if (cache.size >= VERIFIED_MAX) {
       const oldest = cache.keys().next();
