@@ -10,6 +10,7 @@ import { saveFile } from "../../app/download.ts";
 import { errorText, loadingView, refusalView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 import { LINUX_ARCHES } from "./choices.ts";
+import { EnrollWarning } from "./enroll-warning.ts";
 
 /** How often a Windows installer build is asked about while it is queued or running. */
 const BUILD_POLL_MS = 2_000;
@@ -38,12 +39,15 @@ export class InstallersSection {
   #error: string | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
+  /** Asked before a code is issued while the project's agent is online (enrolling displaces it). */
+  readonly #enrollWarning: EnrollWarning;
 
   constructor(host: HTMLElement, ctx: PageContext, project: { id: string; timezone: string }) {
     this.#host = host;
     this.#ctx = ctx;
     this.#projectId = project.id;
     this.#timeZone = project.timezone;
+    this.#enrollWarning = new EnrollWarning(ctx, project.id, () => this.#render());
     this.#render();
     void this.#loadCodes();
     void this.#loadAddress();
@@ -209,6 +213,7 @@ export class InstallersSection {
         ${this.#addressView()}
         ${this.#notice ? html`<p class="notice" role="status">${this.#notice}</p>` : nothing}
         ${refusalView(i18n, this.#error, "installers-error")}
+        ${this.#enrollWarning.view()}
         <div class="install-grid">
           <div class="config-block">
             <h3>${t("config.install.linux")}</h3>
@@ -216,10 +221,13 @@ export class InstallersSection {
             <div class="button-row">
               <button type="button" data-testid="linux-script" ?disabled=${busy}
                 @click=${() =>
-                  void this.#run("script", async () => {
-                    await this.#save(`${this.#base}/linux-install`, "text/x-shellscript");
-                    await this.#loadCodes();
-                  })}>${t("config.install.linuxScript")}</button>
+                  void this.#enrollWarning.confirm(
+                    () =>
+                      void this.#run("script", async () => {
+                        await this.#save(`${this.#base}/linux-install`, "text/x-shellscript");
+                        await this.#loadCodes();
+                      }),
+                  )}>${t("config.install.linuxScript")}</button>
               ${LINUX_ARCHES.map(
                 (
                   arch,
@@ -235,7 +243,7 @@ export class InstallersSection {
             <h3>${t("config.install.windows")}</h3>
             <p class="muted">${t("config.install.windowsHelp")}</p>
             <button type="button" data-testid="windows-installer" ?disabled=${busy}
-              @click=${() => void this.#run("msi", () => this.#windowsInstaller())}>${t("config.install.windowsMsi")}</button>
+              @click=${() => void this.#enrollWarning.confirm(() => void this.#run("msi", () => this.#windowsInstaller()))}>${t("config.install.windowsMsi")}</button>
             ${this.#buildView()}
           </div>
         </div>
@@ -243,10 +251,13 @@ export class InstallersSection {
         <p class="muted">${t("config.codes.help")}</p>
         <button type="button" data-testid="issue-code" ?disabled=${busy}
           @click=${() =>
-            void this.#run("issue", async () => {
-              this.#issued = await api.post<IssuedEnrollmentCode>(`${this.#base}/enrollment-codes`);
-              await this.#loadCodes();
-            })}>${t("config.codes.issue")}</button>
+            void this.#enrollWarning.confirm(
+              () =>
+                void this.#run("issue", async () => {
+                  this.#issued = await api.post<IssuedEnrollmentCode>(`${this.#base}/enrollment-codes`);
+                  await this.#loadCodes();
+                }),
+            )}>${t("config.codes.issue")}</button>
         ${
           issued
             ? html`<p class="notice" role="status" data-testid="issued-code">${t("config.codes.issued", { expires: formats.dateTime(issued.expires_at, this.#timeZone) })}
