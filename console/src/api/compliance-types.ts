@@ -29,9 +29,26 @@ export type ReportContent = {
   well_tests: { count: number };
   lab_results: { count: number };
   meter_readings: { count: number };
-  telemetry: { series_count: number; samples_received: number; samples_expected: number };
+  telemetry: {
+    series_count: number;
+    samples_received: number;
+    samples_expected: number;
+    assets: {
+      asset_id: string;
+      asset_name: string;
+      variables: { variable: string; poll_interval_ms: number | null }[];
+    }[];
+  };
   alarms: { count: number };
-  data_quality: { complete: boolean; gap_count: number; gap_minutes: number };
+  data_quality: {
+    complete: boolean;
+    gap_count: number;
+    /** Summed over every series: not minutes of the day (dataQualitySoFar reads the gaps instead). */
+    gap_minutes: number;
+    series_with_gaps: number;
+    /** Runs of one series without readings; `end` is exclusive. */
+    gaps: { asset_id: string; variable: string; start: string; end: string }[];
+  };
 };
 
 export type AnhReportPreview = {

@@ -1,7 +1,7 @@
 import { html, nothing, render, type TemplateResult } from "lit/html.js";
 import type { AnhReport, AnhReportPreview } from "../api/compliance-types.ts";
 import type { Project } from "../api/types.ts";
-import { completenessSoFar } from "../app/completeness.ts";
+import { completenessSoFar, dataQualitySoFar } from "../app/completeness.ts";
 import { saveFile } from "../app/download.ts";
 import type { PageContext, PageDef, RouteParams } from "../app/page.ts";
 import { projectSelect } from "../app/project-select.ts";
@@ -11,6 +11,8 @@ import { type ReportVerification, verifyReport } from "../reports/report-hash.ts
 import { COMPLIANCE, COMPLIANCE_TABS } from "./sections.ts";
 
 const DAY_MS = 86_400_000;
+/** Series listed in the gaps table; the rest are counted (a project may poll a thousand). */
+const MAX_SERIES_ROWS = 25;
 
 /**
  * A project's daily ANH reports: today's preview, the list with each report's SHA-384, download
@@ -106,25 +108,70 @@ function renderReports(host: HTMLElement, ctx: PageContext, params: RouteParams)
       <dt>${i18n.t("reports.day")}</dt><dd>${preview.report_date}</dd>
       <dt>${i18n.t("reports.asOf")}</dt><dd>${when(preview.as_of)}</dd>
       <dt>${i18n.t("overview.completeness")}</dt>
-      <dd>${completeness === null ? i18n.t("overview.nothingPolled") : formats.percent(completeness)}</dd>
-      <dt>${i18n.t("reports.production")}</dt><dd>${i18n.t("reports.barrels", { value: formats.number(c.movements.totals_bbls.production) })}</dd>
+      <dd data-testid="completeness">${completeness === null ? i18n.t("overview.nothingPolled") : formats.percent(completeness)}</dd>
+      <dt>${i18n.t("reports.production")}</dt><dd data-testid="production">${i18n.t("reports.barrels", { value: formats.number(c.movements.totals_bbls.production) })}</dd>
       <dt>${i18n.t("compliance.records")}</dt>
-      <dd>${i18n.t("reports.recordCounts", {
-        movements: c.movements.count,
-        downtime: c.downtime.count,
-        wellTests: c.well_tests.count,
-        labResults: c.lab_results.count,
-        meterReadings: c.meter_readings.count,
+      <dd data-testid="record-counts">${i18n.t("reports.recordCounts", {
+        movements: formats.number(c.movements.count),
+        downtime: formats.number(c.downtime.count),
+        wellTests: formats.number(c.well_tests.count),
+        labResults: formats.number(c.lab_results.count),
+        meterReadings: formats.number(c.meter_readings.count),
       })}</dd>
-      <dt>${i18n.t("reports.hoursLost")}</dt><dd>${formats.number(c.downtime.total_hours_lost, 2)}</dd>
-      <dt>${i18n.t("nav.alarms")}</dt><dd>${formats.number(c.alarms.count)}</dd>
-      <dt>${i18n.t("reports.dataQuality")}</dt>
-      <dd>${
-        c.data_quality.complete
-          ? i18n.t("reports.noGaps")
-          : i18n.t("reports.gaps", { count: c.data_quality.gap_count, minutes: c.data_quality.gap_minutes })
+      <dt>${i18n.t("reports.hoursLost")}</dt><dd data-testid="hours-lost">${formats.number(c.downtime.total_hours_lost, 2)}</dd>
+      <dt>${i18n.t("nav.alarms")}</dt><dd data-testid="alarm-count">${formats.number(c.alarms.count)}</dd>
+      ${dataQualityView(preview)}
+    </dl>${seriesGapsView(preview)}`;
+  };
+
+  // The minutes of the day no series covered, then each series' own: never one sum over series.
+  const dataQualityView = (p: AnhReportPreview): TemplateResult => {
+    const q = dataQualitySoFar(p);
+    const worst = q.series[0];
+    return html`<dt>${i18n.t("reports.uncovered")}</dt>
+      <dd data-testid="uncovered">${
+        q.uncoveredMinutes === null
+          ? i18n.t("overview.nothingPolled")
+          : i18n.t("reports.uncoveredValue", {
+              minutes: formats.number(q.uncoveredMinutes),
+              elapsed: formats.number(q.elapsedMinutes),
+            })
       }</dd>
-    </dl>`;
+      <dt>${i18n.t("reports.seriesGaps")}</dt>
+      <dd data-testid="series-gaps">${
+        worst === undefined
+          ? i18n.t("reports.noGaps")
+          : i18n.t("reports.seriesGapsValue", {
+              series: formats.number(q.series.length),
+              total: formats.number(q.seriesCount),
+              gaps: formats.number(q.gapCount),
+              minutes: formats.number(worst.minutes),
+              asset: worst.assetName,
+              variable: worst.variable,
+            })
+      }</dd>`;
+  };
+
+  const seriesGapsView = (p: AnhReportPreview) => {
+    const { series } = dataQualitySoFar(p);
+    if (series.length === 0) return nothing;
+    const shown = series.slice(0, MAX_SERIES_ROWS);
+    return html`<details data-testid="series-gaps-table"><summary>${i18n.t("reports.seriesGapsTable")}</summary>
+      <div class="table-scroll"><table>
+        <thead><tr>
+          <th scope="col">${i18n.t("alarms.asset")}</th><th scope="col">${i18n.t("asset.variable")}</th>
+          <th scope="col">${i18n.t("reports.gapsColumn")}</th><th scope="col">${i18n.t("reports.minutesColumn")}</th>
+        </tr></thead>
+        <tbody>${shown.map(
+          (s) => html`<tr><td>${s.assetName}</td><td>${s.variable}</td>
+            <td class="num">${formats.number(s.gaps)}</td><td class="num">${formats.number(s.minutes)}</td></tr>`,
+        )}</tbody>
+      </table></div>
+      ${
+        series.length > shown.length
+          ? html`<p class="muted">${i18n.t("reports.moreSeries", { count: formats.number(series.length - shown.length) })}</p>`
+          : nothing
+      }</details>`;
   };
 
   const checkView = (report: AnhReport) => {
