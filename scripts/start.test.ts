@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -116,6 +117,13 @@ async function freshVariables(
   if (res.status !== 200) return [];
   const payloads = latest.parse(await res.json()).filter((p) => Date.parse(p.timestamp) >= sinceMs);
   return [...new Set(payloads.flatMap((p) => p.readings.map((r) => r.variable)))].sort();
+}
+
+/** Everything `started` wrote, once its output streams have closed (they may outlast its exit). */
+async function allOutput(started: Started): Promise<string> {
+  for (const stream of [started.child.stdout, started.child.stderr])
+    if (stream && !stream.closed) await once(stream, "close");
+  return started.output();
 }
 
 /** Stops start.ts with `signal` and checks that it and every program it ran have ended. */
@@ -255,6 +263,16 @@ describe("npm start (scripts/start.ts)", () => {
     );
     await stopAndCheck(running, "SIGINT", [ports.http, ports.mqtt, ports.sim, ports.agent]);
     expect(first).toContain("== demo: account created, agent token issued, configuration v1 deployed");
+    // Every program writes plain lines, as the server does; a requested stop is no lost link.
+    const firstRun = await allOutput(running);
+    for (const name of ["agent", "plc-sim"]) {
+      const lines = firstRun.split("\n").filter((l) => l.startsWith(`${name.padEnd(8)}| `));
+      expect(lines.length, firstRun).toBeGreaterThan(1);
+      for (const line of lines) expect(line).toMatch(/^[a-z-]+ +\| \d\d:\d\d:\d\d (WARN |ERROR )?[^{ ]/);
+    }
+    expect(firstRun).toMatch(/agent {3}\| \d\d:\d\d:\d\d stopping on SIGINT/);
+    expect(firstRun).not.toContain("disconnected from the broker");
+    expect(firstRun).not.toMatch(/NODE-OPCUA|please wait/);
 
     // Same data, the simulator on another port: the devices follow it with a new deployment.
     const moved = { ...ports, sim: (await freePorts()).sim };
@@ -310,6 +328,20 @@ describe("npm start (scripts/start.ts)", () => {
     // The server knows an account exists: no first-account instructions.
     expect(out).not.toContain("/api/auth/setup/register");
     expect((await fetch(`${base}/health`)).status).toBe(200);
+    await stopAndCheck(running, "SIGTERM", [ports.http, ports.mqtt]);
+  }, 60_000);
+
+  it("a second npm start beside a running one refuses in one line, naming PORT and MQTT_PORT", async () => {
+    running = startSystem(dir, ports, { CAUDAL_DEMO: "0" });
+    await running.waitFor(BANNER_DONE, 30_000);
+    const second = startSystem(dir, ports, { CAUDAL_DEMO: "0" });
+    expect(await second.exit).toBe(1);
+    const lines = (await allOutput(second)).trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(
+      `Caudal is already running at http://127.0.0.1:${ports.http} (port ${ports.http} (PORT) is in use)`,
+    );
+    expect(lines[0]).toContain("PORT=<port> MQTT_PORT=<port> DATA_DIR=<dir> npm start");
     await stopAndCheck(running, "SIGTERM", [ports.http, ports.mqtt]);
   }, 60_000);
 

@@ -55,7 +55,7 @@ const portNeeds: PortNeed[] = [
 const taken = await firstTakenPort(portNeeds);
 if (taken) {
   const caudal = taken.variable === "PORT" && (await caudalAnswers(probeBaseUrl(config)));
-  process.stderr.write(`${portTakenLine(taken, caudal, publicBaseUrl(config))}\n`);
+  process.stderr.write(`${portTakenLine(taken, caudal, publicBaseUrl(config), portNeeds)}\n`);
   process.exit(1);
 }
 

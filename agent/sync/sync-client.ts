@@ -249,7 +249,9 @@ export class SyncClient {
 
   #onClose(): void {
     this.#link.closed(this.#o.now());
-    if (this.#connected) this.#o.onLog("warn", "disconnected from the broker; buffering locally");
+    // stop() clears #client before it ends the connection: a requested stop is no lost link.
+    if (this.#connected && this.#client)
+      this.#o.onLog("warn", "disconnected from the broker; buffering locally");
     this.#connected = false;
     // The next connection may reach another server (an older one takes JSON only): it says again.
     this.#binary = false;

@@ -35,10 +35,20 @@ export async function caudalAnswers(base: string): Promise<boolean> {
   }
 }
 
-/** The one line `npm start` prints when it cannot take a port. */
-export function portTakenLine(taken: PortNeed, caudal: boolean, publicBase: string): string {
+/**
+ * The one line `npm start` prints when it cannot take a port. `needs` are every port this start
+ * would take: a second Caudal beside a running one needs other values for all of them (PORT and
+ * MQTT_PORT, and the demo's own), and a data directory of its own.
+ */
+export function portTakenLine(
+  taken: PortNeed,
+  caudal: boolean,
+  publicBase: string,
+  needs: PortNeed[],
+): string {
   const which = `port ${taken.port} (${taken.variable})`;
+  const others = needs.map((n) => `${n.variable}=<port>`).join(" ");
   return caudal
-    ? `npm start: Caudal is already running at ${publicBase} (${which} is in use): nothing was started or changed. Stop it first (Ctrl-C in its terminal), or set other ports.`
+    ? `npm start: Caudal is already running at ${publicBase} (${which} is in use): nothing was started or changed. Stop it first (Ctrl-C in its terminal), or start a second one on other ports with its own data: ${others} DATA_DIR=<dir> npm start`
     : `npm start: ${which} is in use by another program: nothing was started or changed. Stop that program, or choose another port: ${taken.variable}=<port> npm start`;
 }
