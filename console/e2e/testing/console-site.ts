@@ -2,7 +2,9 @@ import type { Browser, Page } from "playwright-core";
 import { expect } from "vitest";
 import { launchChromium } from "../../../scripts/testing/chromium.ts";
 import { builtConsole } from "../../../scripts/testing/console-build.ts";
+import type { ServerConfig } from "../../../server/config.ts";
 import { createLogger } from "../../../server/logger.ts";
+import type { CaudalServerOptions } from "../../../server/server.ts";
 import { totpCode } from "../../../server/services/auth/totp.ts";
 import { TestServer } from "../../../server/testing/harness.ts";
 
@@ -13,7 +15,12 @@ const LOG_TAIL = 40;
  * A real server serving the console built from this checkout, and Debian's chromium. `log` holds
  * the server's last log lines (one per request).
  */
-export async function startSite(): Promise<{
+export async function startSite(
+  server: {
+    overrides?: Partial<Record<keyof ServerConfig, string>>;
+    agentBuildCommand?: CaudalServerOptions["agentBuildCommand"];
+  } = {},
+): Promise<{
   t: TestServer;
   browser: Browser;
   log: readonly string[];
@@ -25,7 +32,10 @@ export async function startSite(): Promise<{
     log.push(line.trimEnd());
     if (log.length > LOG_TAIL) log.shift();
   });
-  const t = await TestServer.start({ CONSOLE_DIR: dir }, { logger });
+  const t = await TestServer.start(
+    { CONSOLE_DIR: dir, ...server.overrides },
+    { logger, agentBuildCommand: server.agentBuildCommand },
+  );
   const browser = await launchChromium();
   return {
     t,

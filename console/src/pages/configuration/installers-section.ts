@@ -1,4 +1,7 @@
 import { html, nothing, render } from "lit/html.js";
+import type { AgentBuildStatus } from "../../../../shared/distribution/agent-build-status.ts";
+import type { AgentTarget } from "../../../../shared/distribution/agent-manifest.ts";
+import { linuxTarget } from "../../../../shared/distribution/linux-arch.ts";
 import type {
   BuildStatus,
   EnrollmentCode,
@@ -14,6 +17,8 @@ import { EnrollWarning } from "./enroll-warning.ts";
 
 /** How often a Windows installer build is asked about while it is queued or running. */
 const BUILD_POLL_MS = 2_000;
+/** How often GET /health is asked about the agent executables while the server builds them. */
+const AGENT_BUILD_POLL_MS = 5_000;
 
 /**
  * What installs the project's agent, each fetched with the bearer token and saved from memory:
@@ -32,6 +37,12 @@ export class InstallersSection {
   /** The server address the installers carry (GET /api/edge/installer-address), or why there is none. */
   #address: InstallerAddress | null = null;
   #addressError: string | null = null;
+  /**
+   * The server's agent executables (GET /health `agent_build`): a download is offered only for what
+   * is built; otherwise the state (being built, failed, cannot be built) is shown. Null until known.
+   */
+  #agentBuild: AgentBuildStatus | null = null;
+  #agentTimer: ReturnType<typeof setTimeout> | undefined;
   #issued: IssuedEnrollmentCode | null = null;
   #build: Pick<InstallerBuild, "id" | "status" | "log"> | null = null;
   #busy: string | null = null;
@@ -51,11 +62,47 @@ export class InstallersSection {
     this.#render();
     void this.#loadCodes();
     void this.#loadAddress();
+    void this.#loadAgentBuild();
   }
 
   destroy(): void {
     this.#disposed = true;
     clearTimeout(this.#timer);
+    clearTimeout(this.#agentTimer);
+  }
+
+  async #loadAgentBuild(): Promise<void> {
+    try {
+      const health = await this.#ctx.api.get<{ agent_build?: AgentBuildStatus }>("/health");
+      if (this.#disposed) return;
+      this.#agentBuild = health.agent_build ?? null;
+      if (this.#agentBuild?.state === "building")
+        this.#agentTimer = setTimeout(() => void this.#loadAgentBuild(), AGENT_BUILD_POLL_MS);
+    } catch {
+      // No state to show: the buttons are offered, and a refusal says why.
+      this.#agentBuild = null;
+    }
+    this.#render();
+  }
+
+  /** Whether one of `targets` is built, as far as the page knows (unknown: offered). */
+  #offered(targets: readonly AgentTarget[]): boolean {
+    const built = this.#agentBuild?.built;
+    return built === undefined || targets.some((t) => built.includes(t));
+  }
+
+  /** In place of a download that would fail: the executables are being built, or why they are not. */
+  #agentBuildView(testId: string) {
+    const status = this.#agentBuild;
+    if (!status) return nothing;
+    const { i18n } = this.#ctx;
+    if (status.state === "building") {
+      const progress = status.progress ?? { done: 0, total: 0 };
+      return html`<p role="status" aria-busy="true" data-testid=${testId} data-state="building">${i18n.t("config.install.agentBuild.building", progress)}
+        ${status.step ? html`<code lang="en">${status.step}</code>` : nothing}</p>`;
+    }
+    return html`<p class="notice" data-testid=${testId} data-state=${status.state}><span>${i18n.t(status.state === "failed" ? "config.install.agentBuild.failed" : "config.install.agentBuild.unavailable")}</span>
+      ${status.message ? html`<span lang="en">${status.message}</span>` : nothing}</p>`;
   }
 
   get #base(): string {
@@ -218,8 +265,11 @@ export class InstallersSection {
           <div class="config-block">
             <h3>${t("config.install.linux")}</h3>
             <p class="muted">${t("config.install.linuxHelp")}</p>
+            ${LINUX_ARCHES.every((arch) => this.#offered([linuxTarget(arch)])) ? nothing : this.#agentBuildView("linux-agent-build")}
             <div class="button-row">
-              <button type="button" data-testid="linux-script" ?disabled=${busy}
+              ${
+                this.#offered(LINUX_ARCHES.map(linuxTarget))
+                  ? html`<button type="button" data-testid="linux-script" ?disabled=${busy}
                 @click=${() =>
                   void this.#enrollWarning.confirm(
                     () =>
@@ -227,8 +277,10 @@ export class InstallersSection {
                         await this.#save(`${this.#base}/linux-install`, "text/x-shellscript");
                         await this.#loadCodes();
                       }),
-                  )}>${t("config.install.linuxScript")}</button>
-              ${LINUX_ARCHES.map(
+                  )}>${t("config.install.linuxScript")}</button>`
+                  : nothing
+              }
+              ${LINUX_ARCHES.filter((arch) => this.#offered([linuxTarget(arch)])).map(
                 (
                   arch,
                 ) => html`<button type="button" class="secondary" data-testid="linux-binary-${arch}" ?disabled=${busy}
@@ -242,8 +294,12 @@ export class InstallersSection {
           <div class="config-block">
             <h3>${t("config.install.windows")}</h3>
             <p class="muted">${t("config.install.windowsHelp")}</p>
-            <button type="button" data-testid="windows-installer" ?disabled=${busy}
-              @click=${() => void this.#enrollWarning.confirm(() => void this.#run("msi", () => this.#windowsInstaller()))}>${t("config.install.windowsMsi")}</button>
+            ${
+              this.#offered(["windows-x64"])
+                ? html`<button type="button" data-testid="windows-installer" ?disabled=${busy}
+              @click=${() => void this.#enrollWarning.confirm(() => void this.#run("msi", () => this.#windowsInstaller()))}>${t("config.install.windowsMsi")}</button>`
+                : this.#agentBuildView("windows-agent-build")
+            }
             ${this.#buildView()}
           </div>
         </div>
