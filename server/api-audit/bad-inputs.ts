@@ -12,8 +12,19 @@ import {
 } from "./requests.ts";
 import { queryViolation } from "./schema-check.ts";
 
+/** A text parameter: a string, or a repeatable one of strings. */
+const isText = (schema: JsonSchema) => (schema.items ?? schema).type === "string";
+
+/**
+ * NUL in a text filter: PostgreSQL's text cannot hold it (a 500 there) and SQLite matches nothing
+ * with it (an empty 200), so every text parameter refuses it, whatever the document declares.
+ */
+const NUL_TEXT = "a\u0000b";
+
 function queryCandidates(schema: JsonSchema): string[] {
   const values = ["", "Ωñ", "%", "'; DROP TABLE users; --"];
+  // Other control characters: refused where the document declares it (a pattern), else tolerated.
+  if (isText(schema)) values.push(NUL_TEXT, "\u0001", "x\u001fy", "\u007f");
   if (schema.format === "uuid") values.push("not-a-uuid", "00000000-0000-0000-0000-000000000000");
   if (schema.format === "date-time") {
     values.push(
@@ -61,7 +72,7 @@ export function queryCases(op: Operation, input: BaseInput): Case[] {
       });
     }
     for (const raw of queryCandidates(p.schema)) {
-      const bad = queryViolation(p.schema, raw);
+      const bad = raw === NUL_TEXT ? "NUL" : queryViolation(p.schema, raw);
       const expect = bad && bad !== "ambiguous" ? REJECT : TOLERATE;
       const query = { ...input.query, [p.name]: raw };
       const shown = raw.length > 40 ? `"${raw.slice(0, 8)}…" (${raw.length})` : JSON.stringify(raw);

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { queryTextFilter } from "../../http/query-text.ts";
 import { AUDIT_LIST_DEFAULT, AUDIT_LIST_MAX } from "../../services/audit/list-audit.ts";
 import { instantField, uuidField } from "../records/fields.ts";
 
@@ -10,16 +11,10 @@ export const auditListQuery = z.object({
     .openapi({ description: "One project; required in effect for supervisors (else their projects)" }),
   from: instantField().optional().openapi({ description: "Inclusive lower bound on `at`" }),
   to: instantField().optional().openapi({ description: "Exclusive upper bound on `at`" }),
-  entity: z
-    .string()
-    .min(1, "must not be empty")
-    .max(64, "must be at most 64 characters")
+  entity: queryTextFilter(64)
     .optional()
     .openapi({ description: "Entity kind, e.g. movement, asset, user", example: "movement" }),
-  entity_id: z
-    .string()
-    .min(1, "must not be empty")
-    .max(200, "must be at most 200 characters")
+  entity_id: queryTextFilter(200)
     .optional()
     .openapi({ description: "One entity's history (its configuration log)" }),
   before_seq: z.coerce
