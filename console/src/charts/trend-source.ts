@@ -23,3 +23,15 @@ export function trendSource(spanMs: number): TrendSource {
   if (spanMs <= 90 * 86_400_000) return { kind: "history", interval: "1h" };
   return { kind: "history", interval: "1d" };
 }
+
+/**
+ * The range a trend opens on when the user has picked none: one that shows the variable's data.
+ * Less than a day of data (a fresh demo) is drawn over the last hour, not as a sliver at the right
+ * edge of 24 h; otherwise the shortest range holding the newest reading.
+ */
+export function openingRange(now: number, newest: number | null, olderThanADay: boolean): TrendRange {
+  if (newest === null) return "24h";
+  if (!olderThanADay && newest >= now - RANGE_MS["1h"]) return "1h";
+  if (newest >= now - RANGE_MS["24h"]) return "24h";
+  return newest >= now - RANGE_MS["7d"] ? "7d" : "30d";
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { historyColumns, rawColumns } from "./trend-data.ts";
-import { RANGE_MS, trendSource } from "./trend-source.ts";
+import { openingRange, RANGE_MS, trendSource } from "./trend-source.ts";
 
 describe("where a trend's points come from", () => {
   it("raw readings for 1 h, windows fit for longer ranges", () => {
@@ -45,5 +45,22 @@ describe("where a trend's points come from", () => {
       [1, 4],
       [3, 6],
     ]);
+  });
+});
+
+describe("the range a trend opens on", () => {
+  const now = Date.parse("2025-03-10T12:00:00Z");
+  const ago = (ms: number) => now - ms;
+  it("is the last hour when the variable has less than a day of data that reaches it", () => {
+    expect(openingRange(now, ago(5_000), false)).toBe("1h");
+  });
+  it("is 24 h with a day of data or more, or when the newest reading is older than an hour", () => {
+    expect(openingRange(now, ago(5_000), true)).toBe("24h");
+    expect(openingRange(now, ago(3 * RANGE_MS["1h"]), false)).toBe("24h");
+    expect(openingRange(now, null, false)).toBe("24h");
+  });
+  it("reaches back to the newest reading when it is older than a day", () => {
+    expect(openingRange(now, ago(2 * RANGE_MS["24h"]), true)).toBe("7d");
+    expect(openingRange(now, ago(10 * RANGE_MS["24h"]), true)).toBe("30d");
   });
 });

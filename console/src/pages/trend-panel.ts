@@ -4,11 +4,44 @@ import { saveFile } from "../app/download.ts";
 import type { PageContext } from "../app/page.ts";
 import { TrendChart } from "../charts/trend-chart.ts";
 import { historyColumns, rawColumns } from "../charts/trend-data.ts";
-import { RANGE_MS, RAW_LIMIT, type TrendRange, trendSource } from "../charts/trend-source.ts";
+import { openingRange, RANGE_MS, RAW_LIMIT, type TrendRange, trendSource } from "../charts/trend-source.ts";
 import { utcToZoned, zonedToUtc } from "../i18n/format.ts";
 
 type Choice = TrendRange | "custom";
 const CHOICES: Choice[] = ["1h", "24h", "7d", "30d", "custom"];
+type Picked = { choice: Choice; custom: { from: string; to: string } };
+
+/*
+ * The range the user last picked, for every trend of this browser tab. Its truth is the tab's
+ * sessionStorage: a trend panel lives as long as its asset page, and switching asset makes a new
+ * one, which opens on the range picked on the previous asset.
+ */
+const PICKED_KEY = "caudal.trend.range";
+
+function pickedRange(): Picked | null {
+  try {
+    const raw = sessionStorage.getItem(PICKED_KEY);
+    const value: unknown = raw ? JSON.parse(raw) : null;
+    if (typeof value !== "object" || value === null || !("choice" in value) || !("custom" in value))
+      return null;
+    const { choice, custom } = value;
+    const known = CHOICES.find((c) => c === choice);
+    if (!known || typeof custom !== "object" || custom === null) return null;
+    const from = "from" in custom && typeof custom.from === "string" ? custom.from : "";
+    const to = "to" in custom && typeof custom.to === "string" ? custom.to : "";
+    return { choice: known, custom: { from, to } };
+  } catch {
+    return null; // storage disabled or a value this code did not write: open as if nothing was picked
+  }
+}
+
+function rememberRange(picked: Picked): void {
+  try {
+    sessionStorage.setItem(PICKED_KEY, JSON.stringify(picked));
+  } catch {
+    // Storage disabled: the choice holds for this asset only.
+  }
+}
 
 export type TrendPanelOptions = {
   assetId: string;
@@ -28,7 +61,8 @@ export class TrendPanel {
   readonly #o: TrendPanelOptions;
   readonly #chart: TrendChart;
   #variable: string | null = null;
-  #choice: Choice = "24h";
+  /** Null until the opening range is chosen (openingRange), unless the user picked one before. */
+  #choice: Choice | null = null;
   #custom = { from: "", to: "" };
   #status = "";
   #error: string | null = null;
@@ -45,6 +79,11 @@ export class TrendPanel {
     this.#chart = new TrendChart(this.#chartHost, ctx.i18n, ctx.formats.locale);
     const now = Date.now();
     this.#custom = { from: utcToZoned(now - 86_400_000, o.timeZone), to: utcToZoned(now, o.timeZone) };
+    const picked = pickedRange();
+    if (picked) {
+      this.#choice = picked.choice;
+      if (picked.custom.from && picked.custom.to) this.#custom = picked.custom;
+    }
     this.#update();
   }
 
@@ -58,22 +97,45 @@ export class TrendPanel {
     this.#chart.destroy();
   }
 
-  #range(): { from: number; to: number } | null {
-    if (this.#choice !== "custom") {
+  #range(choice: Choice): { from: number; to: number } | null {
+    if (choice !== "custom") {
       const to = Date.now();
-      return { from: to - RANGE_MS[this.#choice], to };
+      return { from: to - RANGE_MS[choice], to };
     }
     const from = zonedToUtc(this.#custom.from, this.#o.timeZone);
     const to = zonedToUtc(this.#custom.to, this.#o.timeZone);
     return Number.isFinite(from) && Number.isFinite(to) && from < to ? { from, to } : null;
   }
 
+  /** Two one-row reads: the variable's newest reading, and whether it has one older than a day. */
+  async #chooseOpening(variable: string): Promise<TrendRange> {
+    const now = Date.now();
+    const path = `/api/telemetry/${this.#o.assetId}`;
+    const [newest, old] = await Promise.all([
+      this.#ctx.api.get<TelemetryPayload[]>(path, { variable, limit: 1 }),
+      this.#ctx.api.get<TelemetryPayload[]>(path, {
+        variable,
+        limit: 1,
+        to: new Date(now - RANGE_MS["24h"]).toISOString(),
+      }),
+    ]);
+    const at = newest[0] ? Date.parse(newest[0].timestamp) : null;
+    return openingRange(now, at, old.length > 0);
+  }
+
   async #load(): Promise<void> {
     const variable = this.#variable;
-    const range = this.#range();
     const request = ++this.#request;
     const { i18n, api } = this.#ctx;
     if (!variable) return this.#update();
+    if (this.#choice === null) {
+      this.#status = i18n.t("common.loading");
+      this.#update();
+      const opening = await this.#chooseOpening(variable).catch(() => "24h" as const);
+      if (request !== this.#request) return;
+      this.#choice ??= opening;
+    }
+    const range = this.#range(this.#choice);
     if (!range) {
       this.#error = i18n.t("trend.badRange");
       return this.#update();
@@ -134,7 +196,7 @@ export class TrendPanel {
   }
 
   async #export(): Promise<void> {
-    const range = this.#range();
+    const range = this.#choice === null ? null : this.#range(this.#choice);
     if (!this.#variable || !range) return;
     try {
       const file = await this.#ctx.api.download(
@@ -158,8 +220,10 @@ export class TrendPanel {
     const { i18n } = this.#ctx;
     const pick = (choice: Choice) => {
       this.#choice = choice;
-      if (choice !== "custom") void this.#load();
-      else this.#update();
+      if (choice !== "custom") {
+        rememberRange({ choice, custom: this.#custom });
+        void this.#load();
+      } else this.#update();
     };
     render(
       html`<h2 id="trend-title">${this.#variable ? i18n.t("trend.titleOf", { variable: this.#variable }) : i18n.t("trend.title")}</h2>
@@ -183,6 +247,7 @@ export class TrendPanel {
                         from: String(form.get("from") ?? ""),
                         to: String(form.get("to") ?? ""),
                       };
+                      rememberRange({ choice: "custom", custom: this.#custom });
                       void this.#load();
                     }}>
                     <label>${i18n.t("trend.from")} <input type="datetime-local" name="from" .value=${this.#custom.from}></label>
