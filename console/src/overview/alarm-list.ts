@@ -28,8 +28,8 @@ export function alarmList(
       ${shown.map((a) => {
         const where = assetName(a.asset_id);
         return html`<li class="ov-alarm" data-alarm=${a.id}>
-          <span class="badge severity-${a.severity}">${i18n.t(`severity.${a.severity}`)}</span>
-          <span class="ov-alarm-text">${a.message}
+          <span class="ov-alarm-text"><span class="badge severity-${a.severity}">${i18n.t(`severity.${a.severity}`)}</span>
+            ${a.message}
             <span class="muted">${where ? html`${where} · ` : nothing}${formats.dateTime(a.timestamp, project.timezone)}
               · ${a.active ? i18n.t("alarms.stateActive") : i18n.t("alarms.stateReturned")}${a.acknowledged ? html` · ${i18n.t("alarms.acknowledged")}` : nothing}</span></span>
           ${

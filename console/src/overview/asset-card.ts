@@ -1,7 +1,6 @@
 import { html, nothing, svg, type TemplateResult } from "lit/html.js";
-import type { Alarm } from "../api/types.ts";
 import type { PageContext } from "../app/page.ts";
-import { assetState } from "./asset-state.ts";
+import type { AssetState } from "./asset-state.ts";
 import type { LiveAsset, LiveVariable } from "./overview-model.ts";
 import { SPARK_HEIGHT, SPARK_WIDTH, sparkPath } from "./sparkline.ts";
 
@@ -25,11 +24,11 @@ export function assetCard(
   ctx: PageContext,
   projectId: string,
   asset: LiveAsset,
-  alarms: readonly Alarm[],
-  now: number,
+  state: AssetState,
+  /** How long ago its newest reading was, as shown; null when it has none. */
+  age: string | null,
 ): TemplateResult {
   const { i18n, formats } = ctx;
-  const state = assetState(asset, alarms, now);
   const href = `#/projects/${projectId}/assets/${asset.id}`;
   return html`<li class="ov-asset state-${state}" data-asset=${asset.id}>
     <div class="ov-asset-head">
@@ -38,9 +37,7 @@ export function assetCard(
       <span class="ov-state state-${state}" data-testid="asset-state">${i18n.t(`overview.state.${state}`)}</span>
     </div>
     <p class="muted ov-age">${
-      asset.lastTs === null
-        ? i18n.t("overview.neverRead")
-        : i18n.t("overview.lastReading", { age: formats.age(now - asset.lastTs) })
+      age === null ? i18n.t("overview.neverRead") : i18n.t("overview.lastReading", { age })
     }</p>
     ${
       asset.keys.length === 0

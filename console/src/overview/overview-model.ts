@@ -23,6 +23,8 @@ export type LiveAsset = {
   pollMs: number | null;
   lastTs: number | null;
   keys: LiveVariable[];
+  /** Bumped whenever anything of the asset changes: an unchanged card is not drawn again. */
+  version: number;
 };
 
 export type LiveProject = Omit<ProjectOverview, "assets"> & { assets: LiveAsset[] };
@@ -69,6 +71,7 @@ export class OverviewModel {
             variableCount: a.variable_count,
             pollMs: a.poll_interval_ms,
             lastTs: a.last_reading_at === null ? null : Date.parse(a.last_reading_at),
+            version: 0,
             keys: a.key_variables.map((k) => ({
               variable: k.variable,
               unit: k.unit,
@@ -106,18 +109,20 @@ export class OverviewModel {
       changed = true;
     }
     const keys = this.#keys.get(m.asset_id);
-    if (!keys) return changed;
-    for (const r of m.readings) {
-      const key = keys.get(r.variable);
-      if (!key) continue;
-      if (key.ts === null || ts >= key.ts) {
-        key.value = r.value;
-        key.ts = ts;
-        if (r.unit && !key.unit) key.unit = r.unit;
-        changed = true;
+    if (keys) {
+      for (const r of m.readings) {
+        const key = keys.get(r.variable);
+        if (!key) continue;
+        if (key.ts === null || ts >= key.ts) {
+          key.value = r.value;
+          key.ts = ts;
+          if (r.unit && !key.unit) key.unit = r.unit;
+          changed = true;
+        }
+        changed = this.#sparkPoint(key, ts, r.value) || changed;
       }
-      changed = this.#sparkPoint(key, ts, r.value) || changed;
     }
+    if (changed) asset.version++;
     return changed;
   }
 
@@ -147,6 +152,7 @@ export class OverviewModel {
     if (shift <= 0) return false;
     this.sparkStart += shift * this.bucketMs;
     for (const asset of this.#assets.values()) {
+      asset.version++;
       for (const key of asset.keys) {
         key.spark = [
           ...key.spark.slice(Math.min(shift, this.buckets)),

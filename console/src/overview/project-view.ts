@@ -1,8 +1,10 @@
+import { guard } from "lit/directives/guard.js";
 import { html, nothing, type TemplateResult } from "lit/html.js";
 import type { Alarm, Severity } from "../api/types.ts";
 import type { PageContext } from "../app/page.ts";
 import { alarmList } from "./alarm-list.ts";
 import { assetCard } from "./asset-card.ts";
+import { assetState } from "./asset-state.ts";
 import type { LiveProject } from "./overview-model.ts";
 
 const SEVERITIES: Severity[] = ["critical", "warning", "info"];
@@ -20,14 +22,24 @@ function clockTime(locale: string, timeZone: string, iso: string): string {
   return f.format(Date.parse(iso));
 }
 
-export type ProjectViewActions = { ack(alarm: Alarm): void; pending: ReadonlySet<string> };
+export type ProjectViewActions = {
+  ack(alarm: Alarm): void;
+  pending: ReadonlySet<string>;
+  /** Whether the asset's card is on screen: cards off screen are left as they are until they return. */
+  onScreen(assetId: string): boolean;
+};
 
-/** One project on the overview: its agent, today's figures, its alarms and its assets. */
+/**
+ * One project on the overview: its agent, today's figures, its alarms and its first `assetLimit`
+ * assets (the page adds the rest a few at a time). A card is drawn again only when it is on
+ * screen and its asset, state or shown age changed.
+ */
 export function projectView(
   ctx: PageContext,
   project: LiveProject,
   now: number,
   actions: ProjectViewActions,
+  assetLimit: number,
 ): TemplateResult {
   const { i18n } = ctx;
   const headingId = `project-${project.project_id}`;
@@ -46,9 +58,12 @@ export function projectView(
     ${
       project.assets.length === 0
         ? html`<p class="muted">${i18n.t("overview.noAssets")}</p>`
-        : html`<ul class="ov-assets">${project.assets.map((a) =>
-            assetCard(ctx, project.project_id, a, project.alarms, now),
-          )}</ul>`
+        : html`<ul class="ov-assets">${project.assets.slice(0, assetLimit).map((a) => {
+            const state = assetState(a, project.alarms, now);
+            const age = a.lastTs === null ? null : ctx.formats.age(now - a.lastTs);
+            const deps = actions.onScreen(a.id) ? [a, a.version, state, age] : [a];
+            return guard(deps, () => assetCard(ctx, project.project_id, a, state, age));
+          })}</ul>`
     }
   </section>`;
 }

@@ -12,14 +12,17 @@ import { projectView } from "../overview/project-view.ts";
 const REFRESH_MS = 60_000;
 /** Ages, asset states and the sparklines' window move with the clock. */
 const TICK_MS = 5_000;
-/** Stream updates are drawn at most this often: values need not move faster than a person reads. */
-const LIVE_REDRAW_MS = 500;
+/** Stream updates are drawn at most this often: an overview need not move faster than a person reads. */
+const LIVE_REDRAW_MS = 1_000;
+/** Asset cards added per frame on a first draw, so that hundreds of them never hold the page at once. */
+const CARDS_PER_FRAME = 8;
 
 /**
  * The field at a glance for a shift (GET /api/dashboard/overview, one request): per project its
  * agent, today's production against yesterday's at the same hour, completeness so far today, its
  * alarms (acknowledged in place) and its assets with their state, key values and sparklines,
- * kept live by the WebSocket stream.
+ * kept live by the WebSocket stream. Only cards on screen are redrawn (an IntersectionObserver
+ * says which); a card that scrolls into view is brought up to date then.
  */
 function renderOverview(host: HTMLElement, ctx: PageContext) {
   const { i18n, api } = ctx;
@@ -28,7 +31,32 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
   let loading: Promise<void> | null = null;
   const pending = new Set<string>();
   let frame = 0;
+  /** Asset cards drawn so far (all of them once the first draw is complete). */
+  let cards = 0;
   let redrawTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const onScreen = new Set<string>();
+  const observed = new WeakSet<Element>();
+  const observer = new IntersectionObserver((entries) => {
+    let appeared = false;
+    for (const entry of entries) {
+      const id = (entry.target as HTMLElement).dataset.asset;
+      if (!id) continue;
+      if (entry.isIntersecting) {
+        appeared ||= !onScreen.has(id);
+        onScreen.add(id);
+      } else onScreen.delete(id);
+    }
+    if (appeared) drawNow();
+  });
+  const observeCards = () => {
+    for (const card of host.querySelectorAll(".ov-asset")) {
+      if (observed.has(card)) continue;
+      observed.add(card);
+      observer.observe(card);
+    }
+  };
+  const actions = { ack: (alarm: Alarm) => ack(alarm), pending, onScreen: (id: string) => onScreen.has(id) };
 
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -37,6 +65,7 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
       .get<DashboardOverview>("/api/dashboard/overview")
       .then(
         (overview) => {
+          if (model === null) cards = 0;
           model = new OverviewModel(overview);
           failure = null;
         },
@@ -76,6 +105,9 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
     clearTimeout(redrawTimer);
     redrawTimer = undefined;
     const now = Date.now();
+    const total = model?.projects.reduce((n, p) => n + p.assets.length, 0) ?? 0;
+    cards = Math.min(total, cards + CARDS_PER_FRAME);
+    let budget = cards;
     render(
       html`<h1>${i18n.t("overview.title")}</h1>
         ${failure ? html`<p class="error" role="alert">${failure}</p>` : nothing}
@@ -86,10 +118,16 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
               : html`<p aria-busy="true">${i18n.t("common.loading")}</p>`
             : model.projects.length === 0
               ? html`<p>${i18n.t("overview.noProjects")}</p>`
-              : model.projects.map((p) => projectView(ctx, p, now, { ack, pending }))
+              : model.projects.map((p) => {
+                  const limit = budget;
+                  budget = Math.max(0, budget - p.assets.length);
+                  return projectView(ctx, p, now, actions, limit);
+                })
         }`,
       host,
     );
+    observeCards();
+    if (cards < total) drawNow();
   };
   const drawNow = () => {
     if (frame === 0) frame = requestAnimationFrame(draw);
@@ -114,6 +152,7 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
   }, TICK_MS);
   const refresh = setInterval(() => void load(), REFRESH_MS);
   return () => {
+    observer.disconnect();
     offMessage();
     offStatus();
     clearInterval(tick);
