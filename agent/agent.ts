@@ -18,8 +18,8 @@ import { testReadDevice } from "./runtime/test-read.ts";
 import { configProblems } from "./runtime/validate-config.ts";
 import { AgentStore } from "./store/agent-store.ts";
 import type { AlarmTransition, SeriesPoints } from "./store/outbox.ts";
-import type { LinkSnapshot } from "./sync/link-state.ts";
-import { SyncClient, type SyncRetry } from "./sync/sync-client.ts";
+import type { LinkSnapshot, SyncRetry } from "./sync/link-state.ts";
+import { SyncClient } from "./sync/sync-client.ts";
 import { AGENT_VERSION } from "./version.ts";
 
 const HEARTBEAT_MS = 15_000;

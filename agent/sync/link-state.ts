@@ -23,6 +23,25 @@ export type LinkSnapshot = {
   reason: string | null;
 };
 
+/**
+ * Reconnection pace. A network failure is retried quickly; refused credentials are retried slowly,
+ * doubling from `refusedMinMs` to `refusedMaxMs` (they change only when someone re-enrolls the agent
+ * or restores its token), and are logged again only every `refusedLogEveryMs`.
+ */
+export type SyncRetry = {
+  reconnectMs: number;
+  refusedMinMs: number;
+  refusedMaxMs: number;
+  refusedLogEveryMs: number;
+};
+
+export const RETRY: SyncRetry = {
+  reconnectMs: 2_000,
+  refusedMinMs: 15_000,
+  refusedMaxMs: 5 * 60_000,
+  refusedLogEveryMs: 60 * 60_000,
+};
+
 /** [MQTT-3.2.2-3] 4 bad user name or password, 5 not authorized; MQTT 5: 0x86, 0x87. */
 const CREDENTIAL_CODES = new Set([4, 5, 0x86, 0x87]);
 
@@ -62,6 +81,8 @@ export class LinkState {
   #lostAt: number | null = null;
   #refusal: Refusal | null = null;
   #networkError: string | null = null;
+  /** When the refusal was last logged: repeated only every refusedLogEveryMs, not per attempt. */
+  #refusalLoggedAt = 0;
 
   constructor(now: number) {
     this.#since = now;
@@ -108,6 +129,26 @@ export class LinkState {
     };
     this.#enter("refused", now);
     return first;
+  }
+
+  /**
+   * A refused CONNECT: records it, and returns the wait before the next attempt (doubling from
+   * refusedMinMs to refusedMaxMs) and the line to log, if it is time for one (the first refusal,
+   * then one every refusedLogEveryMs).
+   */
+  refusedAttempt(
+    code: number,
+    message: string,
+    now: number,
+    retry: SyncRetry,
+  ): { delay: number; log: string | null } {
+    const attempts = (this.#refusal?.attempts ?? 0) + 1;
+    const delay = Math.min(retry.refusedMaxMs, retry.refusedMinMs * 2 ** Math.min(attempts - 1, 30));
+    const first = this.refused(code, message.replace(/^Connection refused: /, ""), now, now + delay);
+    if (!first && now - this.#refusalLoggedAt < retry.refusedLogEveryMs) return { delay, log: null };
+    this.#refusalLoggedAt = now;
+    const again = first ? "" : ` (${attempts} attempts refused so far)`;
+    return { delay, log: `${this.snapshot().reason}${again}; next attempt in ${Math.round(delay / 1000)} s` };
   }
 
   /** A network error. True when it differs from the last one (so a repeated one is logged once). */

@@ -2,7 +2,7 @@ import mqtt, { type MqttClient } from "mqtt";
 import { type Payload, payloads, topics } from "../../shared/mqtt/topics.ts";
 import type { Outbox } from "../store/outbox.ts";
 import { brokerOptions } from "./broker-options.ts";
-import { type LinkSnapshot, LinkState, refusesCredentials } from "./link-state.ts";
+import { type LinkSnapshot, LinkState, RETRY, refusesCredentials, type SyncRetry } from "./link-state.ts";
 import { telemetryFrame, telemetryMessage } from "./telemetry-message.ts";
 
 export type SyncOptions = {
@@ -17,25 +17,6 @@ export type SyncOptions = {
   onRequest: (request: Payload<"request">) => void;
   onLog: (level: "debug" | "info" | "warn" | "error", message: string) => void;
   retry?: Partial<SyncRetry>;
-};
-
-/**
- * Reconnection pace. A network failure is retried quickly; refused credentials are retried slowly,
- * doubling from `refusedMinMs` to `refusedMaxMs` (they change only when someone re-enrolls the agent
- * or restores its token), and are logged again only every `refusedLogEveryMs`.
- */
-export type SyncRetry = {
-  reconnectMs: number;
-  refusedMinMs: number;
-  refusedMaxMs: number;
-  refusedLogEveryMs: number;
-};
-
-const RETRY: SyncRetry = {
-  reconnectMs: 2_000,
-  refusedMinMs: 15_000,
-  refusedMaxMs: 5 * 60_000,
-  refusedLogEveryMs: 60 * 60_000,
 };
 
 /** Live batches in flight at once; backlog is held to one so live data waits behind at most one batch. */
@@ -75,8 +56,6 @@ export class SyncClient {
   readonly #retry: SyncRetry;
   /** The link's state, for /status, /health and the local page (this process). */
   readonly #link: LinkState;
-  /** When the refusal was last logged: repeated only every refusedLogEveryMs, not per attempt. */
-  #refusalLoggedAt = 0;
 
   constructor(options: SyncOptions) {
     this.#o = options;
@@ -196,23 +175,9 @@ export class SyncClient {
       if (this.#link.networkError(err.message)) this.#o.onLog("warn", `mqtt: ${err.message}`);
       return;
     }
-    const attempts = (this.#link.refusal?.attempts ?? 0) + 1;
-    const delay = Math.min(
-      this.#retry.refusedMaxMs,
-      this.#retry.refusedMinMs * 2 ** Math.min(attempts - 1, 30),
-    );
+    const { delay, log } = this.#link.refusedAttempt(err.code, err.message, now, this.#retry);
     client.options.reconnectPeriod = delay;
-    const answer = err.message.replace(/^Connection refused: /, "");
-    const first = this.#link.refused(err.code, answer, now, now + delay);
-    if (first || now - this.#refusalLoggedAt >= this.#retry.refusedLogEveryMs) {
-      this.#refusalLoggedAt = now;
-      const refusal = this.#link.refusal;
-      const again = first ? "" : ` (${refusal?.attempts ?? attempts} attempts refused so far)`;
-      this.#o.onLog(
-        "error",
-        `${this.#link.snapshot().reason ?? answer}${again}; next attempt in ${Math.round(delay / 1000)} s`,
-      );
-    }
+    if (log) this.#o.onLog("error", log);
   }
 
   #onConnect(): void {
