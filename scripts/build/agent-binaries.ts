@@ -176,23 +176,33 @@ export async function buildAgentBinaries(o: BuildOptions = {}): Promise<AgentBui
       inputs_sha256: inputsSha256,
       artifacts: [],
     };
+    // An executable made from these same inputs by a build stopped part-way is kept.
+    const keptOf = (target: AgentTarget): AgentArtifact | undefined => {
+      const kept = sameInputs?.artifacts.find((a) => a.target === target);
+      if (!kept || o.sizes || !sameSize(join(outDir, kept.file), kept.bytes)) return undefined;
+      const winsw = sameInputs?.winsw;
+      if (target === "windows-x64" && !(winsw && sameSize(join(outDir, winsw.file), winsw.bytes)))
+        return undefined;
+      return kept;
+    };
+    // Every runtime fetch starts now: downloads overlap the CPU work of the executables before them.
+    const runtimes = new Map(targets.filter((t) => !keptOf(t)).map((t) => [t, nodeRuntime(t, log)] as const));
+    for (const fetching of runtimes.values()) fetching.catch(() => {}); // reported where awaited
     for (const [i, target] of targets.entries()) {
       const t0 = Date.now();
       const file = agentArtifactFile(target);
       const path = join(outDir, file);
-      const kept = sameInputs?.artifacts.find((a) => a.target === target);
-      const keptWinsw = sameInputs?.winsw;
-      const winswKept = keptWinsw !== undefined && sameSize(join(outDir, keptWinsw.file), keptWinsw.bytes);
-      if (kept && sameSize(path, kept.bytes) && (target !== "windows-x64" || winswKept) && !o.sizes) {
+      const kept = keptOf(target);
+      if (kept) {
         manifest.artifacts.push(kept);
-        if (target === "windows-x64") manifest.winsw = keptWinsw;
+        if (target === "windows-x64") manifest.winsw = sameInputs?.winsw;
         log(targetDoneLine(i + 1, targets.length, file, "kept, made from these same inputs"));
         continue;
       }
       log(targetStartLine(i + 1, targets.length, file));
-      const nodeBinary = nodeRuntime(target, log);
+      const nodeBinary = await (runtimes.get(target) ?? nodeRuntime(target, log));
       const partial = join(outDir, `${file}.partial`);
-      buildExecutable({ target, bundleFile, chunkFiles, nodeBinary, workDir, output: partial });
+      await buildExecutable({ target, bundleFile, chunkFiles, nodeBinary, workDir, output: partial });
       renameSync(partial, path);
       const artifact: AgentArtifact = {
         target,

