@@ -119,6 +119,10 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
     const g = await guardedPage(browser, t.baseUrl);
     explainFailure(test, g, log);
     await g.page.addInitScript(LONG_TASKS);
+    await g.page.goto(`${t.baseUrl}/`);
+    await g.page.getByLabel("Email").waitFor();
+    // From the sign-in form on: the console's own start (its script, the sign-in page) is every page's.
+    const signInFrom = (await g.page.evaluate("performance.now()")) as number;
     await signIn(g.page, t.baseUrl, admin);
     await ready(g.page, 2);
     await g.page.getByTestId("stream-status").getByText("Live", { exact: true }).waitFor();
@@ -157,15 +161,17 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
     await eventually(() => shown(ASSETS - 1), { timeout: 5_000 }).toBe(formatted(lastValue(ASSETS - 1)));
     const tasks = (await g.page.evaluate("window.__longTasks")) as [start: number, duration: number][];
     const longest = (list: [number, number][]) => Math.max(0, ...list.map(([, d]) => d)).toFixed(0);
-    const loading = tasks.filter(([start]) => start < streamFrom);
-    const streaming = tasks.filter(([start]) => start >= streamFrom);
+    const start = tasks.filter(([at]) => at < signInFrom);
+    const loading = tasks.filter(([at]) => at >= signInFrom && at < streamFrom);
+    const streaming = tasks.filter(([at]) => at >= streamFrom);
     report(
       `overview live: ${sent} updates of ${VARIABLES} variables in ${elapsed.toFixed(1)} s ` +
-        `(${(sent / elapsed).toFixed(0)}/s); long tasks while loading: ${loading.length} (longest ` +
-        `${longest(loading)} ms), while streaming: ${streaming.length} (longest ${longest(streaming)} ms)`,
+        `(${(sent / elapsed).toFixed(0)}/s); long tasks signing in and loading the overview: ${loading.length} ` +
+        `(longest ${longest(loading)} ms), while streaming: ${streaming.length} (longest ${longest(streaming)} ms); ` +
+        `the console's start before the sign-in form: longest ${longest(start)} ms`,
     );
     expect(sent / elapsed).toBeGreaterThan(UPDATES_PER_SECOND * 0.9);
-    expect(tasks.filter(([, d]) => d > 100)).toEqual([]);
+    expect([...loading, ...streaming].filter(([, d]) => d > 100)).toEqual([]);
     // Live through the WebSocket: the overview was not asked for again.
     expect(loads()).toBe(loadsBefore);
     expect(g.errors).toEqual([]);
@@ -175,6 +181,7 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
   it("shows today's figures, and acknowledges and receives alarms in place", async (test) => {
     const g = await guardedPage(browser, t.baseUrl);
     explainFailure(test, g, log);
+    const answer = g.page.waitForResponse((r) => new URL(r.url()).pathname === "/api/dashboard/overview");
     await signIn(g.page, t.baseUrl, operador);
     await ready(g.page, 1);
     const project = g.page.locator(`[data-project="${field.projectId}"]`);
@@ -182,7 +189,22 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
     expect(await project.getByTestId("production-yesterday").textContent()).toMatch(
       /^Yesterday by \d{1,2}:\d\d\s?[AP]M: 1,100 barrels \(\+13\.7%\)$/,
     );
-    expect(await project.getByTestId("completeness").textContent()).toMatch(/^\d{1,3}(\.\d)?%$/);
+    // The figures are those of the answer the page received; today's production is the ANH
+    // preview's own total so far.
+    type Answer = {
+      projects: { production: { today: { volume_bbls: number } }; completeness: { ratio: number } }[];
+    };
+    const [figures] = ((await (await answer).json()) as Answer).projects;
+    const preview = await t.request<{ content: { movements: { totals_bbls: { production: number } } } }>(
+      `/api/anh/reports/preview?project_id=${field.projectId}`,
+      { token: admin.token },
+    );
+    expect(figures?.production.today.volume_bbls).toBe(preview.body.content.movements.totals_bbls.production);
+    expect(await project.getByTestId("completeness").textContent()).toBe(
+      new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 }).format(
+        figures?.completeness.ratio ?? -1,
+      ),
+    );
     const well = project.locator(`[data-asset="${field.wellId}"]`);
     const tank = project.locator(`[data-asset="${field.tankId}"]`);
     expect(await well.getByTestId("asset-state").textContent()).toBe("In alarm");
