@@ -100,8 +100,15 @@ supervisor.start(program("server", "server/main.ts", withServerNodeOptions(serve
 // The programs run in their own process groups (supervisor.ts): a closed terminal (SIGHUP) must
 // stop them too, and so must this process ending any other way.
 process.on("exit", () => supervisor.killAll());
+// Under `npm start` one Ctrl-C arrives twice: from the terminal, and forwarded by npm a few ms
+// later. Only a signal sent again after SIGNAL_ECHO_MS (a second Ctrl-C) kills at once.
+const SIGNAL_ECHO_MS = 1000;
+let firstSignalAt: number | undefined;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
+    const now = Date.now();
+    if (firstSignalAt !== undefined && now - firstSignalAt < SIGNAL_ECHO_MS) return;
+    firstSignalAt ??= now;
     say(supervisor.stopping ? "== stopping now (killing)" : `== ${signal}: stopping`);
     abort.abort();
     supervisor.stop(signal);
