@@ -33,7 +33,9 @@ describe("GET /health over real HTTP", () => {
     expect(body.services.mqtt?.status).toBe("ok");
     // The agent executables: none in the test server's folder, and it builds none (AGENT_BUILD=off).
     expect(body.agent_build).toMatchObject({ state: "unavailable", built: [], progress: null, error: null });
-    expect(body.agent_build?.message).toMatch(/AGENT_BUILD is off\. An administrator runs npm run build:agent/);
+    expect(body.agent_build?.message).toMatch(
+      /AGENT_BUILD is off\. An administrator runs npm run build:agent/,
+    );
     expect(Object.keys(body).sort()).toEqual([
       "agent_build",
       "services",
