@@ -128,7 +128,11 @@ export type StreamMessage =
 export type AgentHealthDetail = Omit<AgentHealth, "devices"> & {
   uptime_seconds: number;
   agent_version: string | null;
-  devices: (AgentHealth["devices"][number] & { last_read_at?: string | null })[];
+  /** last_read_at: the heartbeat's (every 15 s); last_reading_at: the newest reading the server holds. */
+  devices: (AgentHealth["devices"][number] & {
+    last_read_at?: string | null;
+    last_reading_at?: string | null;
+  })[];
   buffer: { batches: number; points: number; oldest_ts: number | null; dropped_batches: number } | null;
   config: { version: number | null; hash: string | null } | null;
 };

@@ -81,7 +81,14 @@ const deviceHealth = z.object({
   name: z.string(),
   state: z.enum(["ok", "failing", "disabled", "unsupported"]),
   last_error: z.string().nullish(),
-  last_read_at: z.string().nullish(),
+  last_read_at: z
+    .string()
+    .nullish()
+    .openapi({ description: "when the agent last read the device, as of its latest heartbeat (every 15 s)" }),
+  last_reading_at: z.iso.datetime().nullable().openapi({
+    description:
+      "the newest reading of the device's variables the server holds (null: none yet); newer than last_read_at for a device polled faster than the heartbeat",
+  }),
 });
 
 export const healthSchema = z

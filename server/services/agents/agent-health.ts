@@ -2,6 +2,7 @@ import type { Payload } from "../../../shared/mqtt/topics.ts";
 import { notFound } from "../../errors.ts";
 import { type AuthContext, assertProjectVisible } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
+import { newestReadingByDevice } from "./device-readings.ts";
 
 /** A heartbeat is due every 15 s; three missed ones mean the agent is gone. */
 export const ONLINE_WINDOW_MS = 45_000;
@@ -14,7 +15,8 @@ export type AgentHealth = {
   uptime_seconds: number;
   reasons: string[];
   agent_version: string | null;
-  devices: Payload<"heartbeat">["devices"];
+  /** The heartbeat's devices, each with the newest reading the server holds of it. */
+  devices: (Payload<"heartbeat">["devices"][number] & { last_reading_at: string | null })[];
   buffer: Payload<"heartbeat">["buffer"] | null;
   config: Payload<"heartbeat">["config"] | null;
 };
@@ -29,6 +31,10 @@ export async function agentHealth(
   const row = await ctx.store.agents.status(projectId);
   if (!row) throw notFound("agent (this project has no agent yet)");
   const hb = row.heartbeat as Payload<"heartbeat"> | null;
+  const newest =
+    hb && hb.devices.length > 0
+      ? await newestReadingByDevice(ctx.store, projectId)
+      : new Map<string, number>();
   const now = ctx.clock.now().getTime();
   const lastSeen = row.lastSeen.getTime();
   const reasons: string[] = [];
@@ -58,7 +64,10 @@ export async function agentHealth(
     uptime_seconds: hb ? hb.uptime_seconds + Math.max(0, Math.floor((now - lastSeen) / 1000)) : 0,
     reasons,
     agent_version: hb?.agent_version ?? null,
-    devices: hb?.devices ?? [],
+    devices: (hb?.devices ?? []).map((d) => {
+      const ts = newest.get(d.device_id);
+      return { ...d, last_reading_at: ts === undefined ? null : new Date(ts).toISOString() };
+    }),
     buffer: hb?.buffer ?? null,
     config: hb?.config ?? null,
   };

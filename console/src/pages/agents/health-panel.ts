@@ -94,7 +94,7 @@ export class HealthPanel {
             <tbody>${h.devices.map(
               (d) => html`<tr data-device=${d.device_id}><td>${d.name}</td>
                 <td><span class="badge device-${d.state}">${t(`agents.deviceState.${d.state}`)}</span></td>
-                <td>${d.last_read_at ? formats.age(now - Date.parse(d.last_read_at)) : "—"}</td>
+                <td data-testid="last-read">${lastRead(d, now, formats)}</td>
                 <td lang="en">${d.last_error ?? ""}</td></tr>`,
             )}</tbody></table></div>`
       }`;
@@ -122,4 +122,18 @@ export class HealthPanel {
       this.#host,
     );
   }
+}
+
+/**
+ * When the device was last read: the newest reading the server holds of it, or the heartbeat's
+ * time if that is newer (readings still buffered on the agent). The heartbeat alone made a device
+ * polled every second look 14 s stale.
+ */
+function lastRead(
+  d: AgentHealthDetail["devices"][number],
+  now: number,
+  formats: PageContext["formats"],
+): string {
+  const times = [d.last_reading_at, d.last_read_at].filter((x): x is string => !!x).map(Date.parse);
+  return times.length === 0 ? "—" : formats.age(now - Math.max(...times));
 }
