@@ -103,7 +103,7 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
       const res = await t.request(`/api/edge/projects/${site.projectId}/mqtt-credentials/${site.hmi.id}`, {
         method: "PATCH",
         token: (await t.admin()).token,
-        body: { primary_host_id: "another-host" },
+        body: { name: "test HMI", primary_host_id: "another-host" },
       });
       expect(res.status).toBe(200);
       // Dropped, and mosquitto_sub, as an HMI would, connects and subscribes again.

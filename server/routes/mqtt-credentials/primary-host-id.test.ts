@@ -70,19 +70,27 @@ describe("HMI credentials' primary_host_id, and one Sparkplug host id per projec
     const renamed = await patch(q, login.id, { name: "  Panel  " });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ name: "Panel", primary_host_id: null });
-    expect((await patch(q, login.id, { primary_host_id: "scada-q" })).body).toMatchObject({
+    expect((await patch(q, login.id, { name: "Panel", primary_host_id: "scada-q" })).body).toMatchObject({
       name: "Panel",
       primary_host_id: "scada-q",
     });
-    expectError(await patch(q, login.id, { primary_host_id: "scada-a" }), 409, "Conflict", "primary_host_id");
     expectError(
-      await patch(q, login.id, { primary_host_id: "a b" }),
+      await patch(q, login.id, { name: "Panel", primary_host_id: "scada-a" }),
+      409,
+      "Conflict",
+      "primary_host_id",
+    );
+    expectError(
+      await patch(q, login.id, { name: "Panel", primary_host_id: "a b" }),
       400,
       "ValidationFailed",
       "primary_host_id",
     );
     expectError(await patch(p, login.id, { name: "x" }), 404, "NotFound");
-    expect((await patch(q, login.id, { primary_host_id: null })).body.primary_host_id).toBeNull();
+    expectError(await patch(q, login.id, { primary_host_id: "x" }), 400, "ValidationFailed", "name");
+    expect(
+      (await patch(q, login.id, { name: "Panel", primary_host_id: null })).body.primary_host_id,
+    ).toBeNull();
     // Removed from q's login, scada-q is free for another project again.
     expect((await issue(p, { primary_host_id: "scada-q" })).status).toBe(201);
     const audit = await auditOf(t, login.id);

@@ -26,14 +26,15 @@ export const newCredentialBody = z
 
 export const updateCredentialBody = z
   .object({
-    name: nameField()
-      .optional()
-      .openapi({ description: "Omitted: unchanged", example: "Ignition, control room" }),
+    name: nameField().openapi({
+      description: "Its name (give the current one to keep it)",
+      example: "Ignition, control room",
+    }),
     primary_host_id: primaryHostId().openapi({ description: "Omitted: unchanged; null: none" }),
   })
   .openapi("UpdateMqttCredential", {
     description:
-      "Changes the given fields. A new primary_host_id closes the login's open connections: the HMI connects again under it.",
+      "A new primary_host_id closes the login's open connections: the HMI connects again under it.",
   });
 
 export const credentialSchema = z

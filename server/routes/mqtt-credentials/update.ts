@@ -10,7 +10,7 @@ const route = createRoute({
   method: "patch",
   path: "/projects/{id}/mqtt-credentials/{credential_id}",
   tags: ["HMI credentials"],
-  summary: "Rename an HMI login, or give it a primary host id",
+  summary: "Rename an HMI login, or change its primary host id",
   description:
     "Supervisor and above. The password is unchanged. A changed primary_host_id ends the login's open connections at once (the HMI connects again under the new one). 409 when another project names that host id. Audited.",
   security: bearer,

@@ -7,7 +7,7 @@ import { assertHostIdFree } from "./host-ids.ts";
 import type { MqttCredentialInput } from "./issue-credential.ts";
 
 /**
- * Renames an HMI login or changes the host id whose STATE it may publish (omitted fields are kept).
+ * Renames an HMI login and, when given, changes the host id whose STATE it may publish (omitted: kept).
  * A changed host id ends the login's open connections (the event): each connection holds the id it
  * logged in with, and the HMI connects again under the new one.
  */
@@ -16,14 +16,14 @@ export async function updateMqttCredential(
   auth: AuthContext,
   projectId: string,
   credentialId: string,
-  input: Partial<MqttCredentialInput>,
+  input: MqttCredentialInput,
 ): Promise<MqttCredentialDto> {
   const now = ctx.clock.now();
   const { before, after } = await ctx.store.transaction(async (tx) => {
     await visibleProject(tx.field, auth, projectId);
     const current = await tx.mqttCredentials.get(credentialId, projectId);
     if (!current) throw notFound("mqtt credential");
-    const name = input.name?.trim() ?? current.name;
+    const name = input.name.trim();
     const primaryHostId = input.primary_host_id === undefined ? current.primaryHostId : input.primary_host_id;
     if (primaryHostId !== null && primaryHostId !== current.primaryHostId)
       await assertHostIdFree(tx.mqttCredentials, primaryHostId, projectId, "primary_host_id");
