@@ -22,7 +22,7 @@ function safeJson(text: string): unknown {
   }
 }
 
-type Method = "GET" | "POST" | "PUT";
+type Method = "GET" | "POST" | "PUT" | "PATCH";
 
 /**
  * The few REST calls the demo provisioning makes, over real HTTP like any other client. Every

@@ -9,7 +9,8 @@ export const DEMO_PROJECT = {
   name: "Demo field",
   description:
     "Provisioned by npm start: a well and a tank on a Modbus TCP PLC, and a separator on OPC UA, all simulated.",
-  location: "Puerto Gaitán, Meta (simulated)",
+  // A place name only: the console shows it as written, in either language ("simulated" is in the description).
+  location: "Puerto Gaitán, Meta",
   timezone: "America/Bogota",
 } as const;
 

@@ -131,6 +131,15 @@ describe("provisionDemo", () => {
     });
     expect(rules.body.map((r) => r.name).sort()).toEqual(DEMO_RULES.map((r) => r.name).sort());
 
+    // The demo is not billed: the plan's invoice issued with the project is cancelled, none pending.
+    const invoices = await t.request<{ status: string; amount_usd: number }[]>(
+      `/api/billing/invoices?project_id=${setup.projectId}`,
+      { token: setup.accessToken },
+    );
+    expect(invoices.status).toBe(200);
+    expect(invoices.body.length).toBeGreaterThan(0);
+    expect(invoices.body.filter((i) => i.status !== "cancelled")).toEqual([]);
+
     const agent = JSON.parse(readFileSync(setup.agentConfigFile, "utf8"));
     expect(agent).toMatchObject({
       version: 1,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { CaudalApi } from "./api-client.ts";
 import { type DemoCredentials, ensureDemoAccount } from "./demo-account.ts";
 import { ensureAgentConfig } from "./demo-agent.ts";
+import { cancelDemoInvoices } from "./demo-billing.ts";
 import { ensureDemoProject, type Simulator } from "./demo-project.ts";
 
 export type DemoOptions = {
@@ -40,7 +41,7 @@ const deployment = z.object({ version: z.number() });
 
 /**
  * First run: the demo account, the "Demo field" project, the agent's token and config file, and a
- * deployment. Later runs reuse all of it (the account, the project, the token) and deploy again
+ * deployment. The demo project's pending invoices are cancelled at every run: it is not billed. Later runs reuse all of it (the account, the project, the token) and deploy again
  * only when something had to be added or changed.
  */
 export async function provisionDemo(o: DemoOptions): Promise<DemoResult> {
@@ -53,6 +54,7 @@ export async function provisionDemo(o: DemoOptions): Promise<DemoResult> {
   if (!account.ok) return account;
   api.token = account.token;
   const project = await ensureDemoProject(api, o.sim);
+  await cancelDemoInvoices(api, project.projectId);
 
   const agentConfigFile = join(agentDir, "agent.json");
   const agent = await ensureAgentConfig(api, agentConfigFile, {
