@@ -52,7 +52,8 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe(
     };
 
     beforeAll(async () => {
-      t = await TestServer.start();
+      // Production mode, as the security review ran it.
+      t = await TestServer.start({ NODE_ENV: "production" });
       port = t.server.broker.port;
       site = await hmiSite(
         t,

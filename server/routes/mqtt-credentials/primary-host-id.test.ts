@@ -15,7 +15,7 @@ describe("HMI credentials' primary_host_id, and one Sparkplug host id per projec
   let p: string;
   let q: string;
   beforeAll(async () => {
-    t = await TestServer.start();
+    t = await TestServer.start({ NODE_ENV: "production" });
     admin = (await t.admin()).token;
     p = await t.project();
     q = await t.project();
