@@ -92,6 +92,32 @@ requirePeer("mosquitto-clients", mosquittoMissing).describe("MQTT access follows
     expect(watch.messages.filter((m) => m.includes("after-reassign"))).toEqual([]);
   });
 
+  it("a wildcard stays through an unassignment and delivers only what the user may see now", async () => {
+    const op = await operador();
+    const control = await sub(admin, [topics.heartbeat(a.id)]);
+    const watch = await sub(op, ["#"]);
+    expect(watch.subacks).toEqual([[1]]);
+    await publishAndSettle("wide-before-unassign", control);
+    expect(watch.messages.some((m) => m.includes("wide-before-unassign"))).toBe(true);
+    const res = await t.request(`/api/admin/users/${op.id}/projects`, {
+      method: "PUT",
+      token: (await t.admin()).token,
+      body: { project_ids: [await t.project()] },
+    });
+    expect(res.status).toBe(200);
+    await publishAndSettle("wide-after-unassign", control);
+    expect(watch.messages.filter((m) => m.includes("wide-after-unassign"))).toEqual([]);
+    // Assigned again, the same subscription delivers again: it was filtered, not dropped.
+    const back = await t.request(`/api/admin/users/${op.id}/projects`, {
+      method: "PUT",
+      token: (await t.admin()).token,
+      body: { project_ids: [a.id] },
+    });
+    expect(back.status).toBe(200);
+    await publishAndSettle("wide-after-reassign", control);
+    await until("the heartbeat again", () => watch.messages.some((m) => m.includes("wide-after-reassign")));
+  });
+
   it("demoting the user to anh_reader drops the subscriptions its new role may not hold", async () => {
     const op = await operador();
     const control = await sub(admin, [topics.heartbeat(a.id)]);
