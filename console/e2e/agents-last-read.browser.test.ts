@@ -86,4 +86,57 @@ requirePeer("chromium", chromiumMissing).describe("the Agents page's last read, 
     expect(g.errors).toEqual([]);
     await g.close();
   });
+
+  it("words the agent's health reasons in Spanish, keeping the driver's own message as sent", async (test) => {
+    const projectId = await t.project(f.admin.token);
+    const issued = await t.request<{ agent_token: string; mqtt_username: string }>(
+      `/api/edge/projects/${projectId}/agent-token`,
+      { method: "POST", token: f.admin.token },
+    );
+    expect(issued.status).toBe(201);
+    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.server.broker.port}`, {
+      username: issued.body.mqtt_username,
+      password: issued.body.agent_token,
+      reconnectPeriod: 0,
+    });
+    const heartbeat = {
+      agent_id: randomUUID(),
+      agent_version: "1.0.0",
+      uptime_seconds: 600,
+      devices: [
+        {
+          device_id: randomUUID(),
+          name: "PLC-9",
+          state: "failing",
+          last_error: "connect ECONNREFUSED 10.0.0.9:502",
+          last_read_at: null,
+        },
+      ],
+      buffer: { batches: 0, points: 0, oldest_ts: null, dropped_batches: 0 },
+      config: { version: null, hash: null },
+    };
+    try {
+      await client.publishAsync(topics.heartbeat(projectId), JSON.stringify(heartbeat), { qos: 1 });
+    } finally {
+      await client.endAsync();
+    }
+    const g = await guardedPage(browser, t.baseUrl, { locale: "es-CO" });
+    explainFailure(test, g, log);
+    await signIn(g.page, t.baseUrl, f.admin, {
+      email: "Correo electrónico",
+      password: "Contraseña",
+      submit: "Ingresar",
+    });
+    await g.page.getByRole("heading", { name: "Resumen", level: 1 }).waitFor();
+    await g.page.goto(`${t.baseUrl}/#/agents?project=${projectId}`);
+    const reasons = g.page.getByTestId("health-reasons");
+    await reasons.waitFor();
+    expect(await reasons.textContent()).toBe(
+      "Dispositivo PLC-9: Con fallas: connect ECONNREFUSED 10.0.0.9:502",
+    );
+    expect(await reasons.getAttribute("lang")).toBeNull();
+    expect(await reasons.locator("[lang=en]").textContent()).toBe("connect ECONNREFUSED 10.0.0.9:502");
+    expect(g.errors).toEqual([]);
+    await g.close();
+  });
 });

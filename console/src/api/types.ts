@@ -46,10 +46,24 @@ export type Asset = { id: string; project_id: string; name: string; asset_type: 
 
 export type ProjectTree = Project & { assets: (Asset & { devices: Device[] })[] };
 
+/** Why an agent is not online, as GET /api/edge/agents/{id}/health codes it. */
+export type HealthReason =
+  | { code: "went_offline" }
+  | { code: "no_heartbeat"; seconds: number }
+  | {
+      code: "device";
+      device: string;
+      state: "ok" | "failing" | "disabled" | "unsupported";
+      error: string | null;
+    }
+  | { code: "backlog"; minutes: number; points: number };
+
 export type AgentHealth = {
   status: "online" | "degraded" | "offline";
   last_seen: string;
+  /** In English; reason_codes are the same, for the console to word in its language. */
   reasons: string[];
+  reason_codes?: HealthReason[];
   devices: {
     device_id: string;
     name: string;

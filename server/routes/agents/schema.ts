@@ -96,7 +96,27 @@ export const healthSchema = z
     status: z.enum(["online", "degraded", "offline"]),
     last_seen: z.iso.datetime(),
     uptime_seconds: z.number().int(),
-    reasons: z.array(z.string()),
+    reasons: z.array(z.string()).openapi({ description: "why the agent is not online, in English" }),
+    reason_codes: z
+      .array(
+        z.discriminatedUnion("code", [
+          z.object({ code: z.literal("went_offline") }),
+          z.object({ code: z.literal("no_heartbeat"), seconds: z.number().int() }),
+          z.object({
+            code: z.literal("device"),
+            device: z.string(),
+            state: z.string(),
+            error: z
+              .string()
+              .nullable()
+              .openapi({ description: "the driver's message, as the agent sent it" }),
+          }),
+          z.object({ code: z.literal("backlog"), minutes: z.number().int(), points: z.number().int() }),
+        ]),
+      )
+      .openapi({
+        description: "the same reasons as codes and figures, for a client to word in its language",
+      }),
     agent_version: z.string().nullable(),
     devices: z.array(deviceHealth),
     buffer: z

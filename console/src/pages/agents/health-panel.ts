@@ -1,6 +1,6 @@
 import { html, nothing, render } from "lit/html.js";
 import { ApiError } from "../../api/api-error.ts";
-import type { AgentHealthDetail, Project } from "../../api/types.ts";
+import type { AgentHealthDetail, HealthReason, Project } from "../../api/types.ts";
 import { errorText, loadingView } from "../../app/load-status.ts";
 import type { PageContext } from "../../app/page.ts";
 
@@ -80,9 +80,11 @@ export class HealthPanel {
         }</dd>
       </dl>
       ${
-        h.reasons.length > 0
-          ? html`<ul class="reasons" lang="en" data-testid="health-reasons">${h.reasons.map((r) => html`<li>${r}</li>`)}</ul>`
-          : nothing
+        h.reason_codes && h.reason_codes.length > 0
+          ? html`<ul class="reasons" data-testid="health-reasons">${h.reason_codes.map((r) => html`<li>${reasonText(r, this.#ctx)}</li>`)}</ul>`
+          : h.reasons.length > 0
+            ? html`<ul class="reasons" lang="en" data-testid="health-reasons">${h.reasons.map((r) => html`<li>${r}</li>`)}</ul>`
+            : nothing
       }
       ${
         h.devices.length === 0
@@ -136,4 +138,24 @@ function lastRead(
 ): string {
   const times = [d.last_reading_at, d.last_read_at].filter((x): x is string => !!x).map(Date.parse);
   return times.length === 0 ? "—" : formats.age(now - Math.max(...times));
+}
+
+/** A health reason in the console's language; a driver's own message stays as the agent sent it. */
+function reasonText(r: HealthReason, ctx: PageContext) {
+  const { i18n, formats } = ctx;
+  switch (r.code) {
+    case "went_offline":
+      return i18n.t("agents.reason.wentOffline");
+    case "no_heartbeat":
+      return i18n.t("agents.reason.noHeartbeat", { seconds: formats.number(r.seconds) });
+    case "backlog":
+      return i18n.t("agents.reason.backlog", {
+        minutes: formats.number(r.minutes),
+        points: formats.number(r.points),
+      });
+    case "device":
+      return html`${i18n.t("agents.reason.device", { device: r.device, state: i18n.t(`agents.deviceState.${r.state}`) })}${
+        r.error ? html`: <span lang="en">${r.error}</span>` : nothing
+      }`;
+  }
 }
