@@ -1,6 +1,7 @@
 import { html, nothing, type TemplateResult } from "lit/html.js";
 import type { Alarm } from "../api/types.ts";
 import type { I18n } from "../i18n/i18n.ts";
+import { alarmText } from "./alarm-text.ts";
 
 /**
  * The newest alarm raised while the console is open, until dismissed or seen on the alarms page.
@@ -32,7 +33,7 @@ export class AlarmBanner {
     if (!alarm) return nothing;
     return html`<div class="alarm-banner severity-${alarm.severity}" role="alert" data-testid="alarm-banner">
       <strong>${i18n.t("banner.newAlarm")}</strong>
-      <span>${i18n.t(`severity.${alarm.severity}`)} · ${alarm.message}</span>
+      <span>${i18n.t(`severity.${alarm.severity}`)} · ${alarmText(alarm, i18n)}</span>
       ${this.#count > 1 ? html`<span>${i18n.t("banner.more", { count: this.#count - 1 })}</span>` : nothing}
       <a href="#/alarms?project=${alarm.project_id}" @click=${() => this.dismiss()}>${i18n.t("banner.view")}</a>
       <button type="button" class="link" @click=${() => this.dismiss()}>${i18n.t("banner.dismiss")}</button>

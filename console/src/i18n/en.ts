@@ -151,6 +151,8 @@ export const en = {
   "alarms.type": "Type",
   "alarms.asset": "Asset",
   "alarms.message": "Message",
+  "alarms.commLossText": "{asset}: no data for {seconds} s",
+  "alarms.commLossTextLimit": "{asset}: no data for {seconds} s (limit {limit} s)",
   "alarms.value": "Value",
   "alarms.state": "State",
   "alarms.stateActive": "Active",

@@ -153,6 +153,8 @@ export const es: Record<keyof typeof en, string> = {
   "alarms.type": "Tipo",
   "alarms.asset": "Activo",
   "alarms.message": "Mensaje",
+  "alarms.commLossText": "{asset}: sin datos desde hace {seconds} s",
+  "alarms.commLossTextLimit": "{asset}: sin datos desde hace {seconds} s (límite {limit} s)",
   "alarms.value": "Valor",
   "alarms.state": "Estado",
   "alarms.stateActive": "Activa",

@@ -1,5 +1,6 @@
 import { html, nothing, render } from "lit/html.js";
 import type { Alarm, AlarmHistoryEntry, AlarmType, Asset, Project, Severity } from "../api/types.ts";
+import { alarmText } from "../app/alarm-text.ts";
 import { saveFile } from "../app/download.ts";
 import type { PageContext, PageDef, RouteParams } from "../app/page.ts";
 import { zonedToUtc } from "../i18n/format.ts";
@@ -112,7 +113,7 @@ function renderAlarms(host: HTMLElement, ctx: PageContext, params: RouteParams) 
           <td>${when(a.timestamp)}</td>
           <td><span class="badge severity-${a.severity}">${i18n.t(`severity.${a.severity}`)}</span></td>
           <td>${assetName(a.asset_id)}</td>
-          <td>${a.message} <span class="muted">(${i18n.t(`alarmType.${a.alarm_type}`)})</span></td>
+          <td>${alarmText(a, i18n, formats)} <span class="muted">(${i18n.t(`alarmType.${a.alarm_type}`)})</span></td>
           <td class="num">${formats.number(a.value)}</td>
           <td>${a.active ? i18n.t("alarms.stateActive") : i18n.t("alarms.stateReturned")}${a.acknowledged ? html` · ${i18n.t("alarms.acknowledged")}` : nothing}</td>
           ${
@@ -120,7 +121,7 @@ function renderAlarms(host: HTMLElement, ctx: PageContext, params: RouteParams) 
               ? html`<td>${
                   a.acknowledged
                     ? nothing
-                    : html`<button type="button" @click=${() => void acknowledge(a)} aria-label=${i18n.t("alarms.ackOf", { message: a.message })}>${i18n.t("alarms.ack")}</button>`
+                    : html`<button type="button" @click=${() => void acknowledge(a)} aria-label=${i18n.t("alarms.ackOf", { message: alarmText(a, i18n, formats) })}>${i18n.t("alarms.ack")}</button>`
                 }</td>`
               : nothing
           }
@@ -180,7 +181,7 @@ function renderAlarms(host: HTMLElement, ctx: PageContext, params: RouteParams) 
             <tbody>${history.map(
               (h) => html`<tr><td>${when(h.at)}</td><td>${i18n.t(`alarmEvent.${h.event}`)}</td>
                 <td>${i18n.t(`severity.${h.severity}`)}</td><td>${assetName(h.asset_id)}</td>
-                <td>${h.message} <span class="muted">(${i18n.t(`alarmType.${h.alarm_type}`)})</span></td>
+                <td>${alarmText(h, i18n, formats)} <span class="muted">(${i18n.t(`alarmType.${h.alarm_type}`)})</span></td>
                 <td class="num">${h.value === null ? "—" : formats.number(h.value)}</td></tr>`,
             )}</tbody></table></div>`
     }`;
