@@ -43,6 +43,7 @@ export class TestServer {
   readonly clock = new TestClock();
   readonly #logger: Logger;
   readonly #agentBuildCommand: CaudalServerOptions["agentBuildCommand"];
+  readonly #autoDeployDelayMs: number | undefined;
   /** Its PostgreSQL database on PostgreSQL runs (test-database.ts); DATA_DIR holds SQLite's. */
   readonly #database: TestDatabase | undefined;
   #admin: { token: string; email: string; password: string } | undefined;
@@ -53,9 +54,11 @@ export class TestServer {
     logger: Logger,
     database: TestDatabase | undefined,
     agentBuildCommand?: CaudalServerOptions["agentBuildCommand"],
+    autoDeployDelayMs?: number,
   ) {
     this.#database = database;
     this.#agentBuildCommand = agentBuildCommand;
+    this.#autoDeployDelayMs = autoDeployDelayMs;
     this.dataDir = mkdtempSync(join(tmpdir(), "caudal-test-"));
     this.config = serverConfigSchema.parse({
       PORT: "0",
@@ -88,6 +91,7 @@ export class TestServer {
       logger,
       clock: this.clock,
       agentBuildCommand,
+      autoDeployDelayMs,
     });
   }
 
@@ -96,10 +100,17 @@ export class TestServer {
     return this.#server;
   }
 
-  /** `options.logger` captures the server's log lines (e.g. `createLogger("info", (l) => lines.push(l))`). */
+  /**
+   * `options.logger` captures the server's log lines (e.g. `createLogger("info", (l) => lines.push(l))`);
+   * `options.autoDeployDelayMs` holds automatic deployments back (a test comparing answers over seconds).
+   */
   static async start(
     overrides: Partial<Record<keyof ServerConfig, string>> = {},
-    options: { logger?: Logger; agentBuildCommand?: CaudalServerOptions["agentBuildCommand"] } = {},
+    options: {
+      logger?: Logger;
+      agentBuildCommand?: CaudalServerOptions["agentBuildCommand"];
+      autoDeployDelayMs?: number;
+    } = {},
   ): Promise<TestServer> {
     // On PostgreSQL runs, a database of its own (unless the test names one).
     const database = overrides.DATABASE_URL === undefined ? await openTestDatabase() : undefined;
@@ -108,6 +119,7 @@ export class TestServer {
       options.logger ?? createLogger("silent"),
       database,
       options.agentBuildCommand,
+      options.autoDeployDelayMs,
     );
     try {
       await t.server.start();
@@ -145,6 +157,7 @@ export class TestServer {
       logger: this.#logger,
       clock: this.clock,
       agentBuildCommand: this.#agentBuildCommand,
+      autoDeployDelayMs: this.#autoDeployDelayMs,
     });
     await this.#server.start();
   }

@@ -35,6 +35,9 @@ import { verifyMigration } from "./verify.ts";
 
 const postgres = requirePeer("postgresql-15", postgresMissing);
 const root = join(import.meta.dirname, "../../..");
+// Both servers answer the same requests over seconds: an automatic deployment at start (about 2 s
+// after it, for every auto_deploy project) would land between two reads on a loaded machine.
+const HELD_BACK_MS = 10 * 60_000;
 
 postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => {
   let dir: string;
@@ -60,7 +63,10 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
 
   beforeAll(async () => {
     // Readings land as raw rows (no blocks straight from ingest), so packing makes the blocks.
-    const t = await TestServer.start({ TELEMETRY_BLOCK_POINTS: "0", ...keys });
+    const t = await TestServer.start(
+      { TELEMETRY_BLOCK_POINTS: "0", ...keys },
+      { autoDeployDelayMs: HELD_BACK_MS },
+    );
     try {
       site = await fillDeployment(t);
       // A TOTP step later than the one /2fa/enable spent, for the operador's login.
@@ -299,7 +305,10 @@ postgres.describe("caudal-server migrate: a SQLite site onto PostgreSQL", () => 
 
       const url = await database("served");
       expect((await migrateSqliteToPostgres(options(url))).verification.ok).toBe(true);
-      const served = await TestServer.start({ DATABASE_URL: url, ...keys });
+      const served = await TestServer.start(
+        { DATABASE_URL: url, ...keys },
+        { autoDeployDelayMs: HELD_BACK_MS },
+      );
       try {
         // The site's clock, one TOTP step on: the operador's next code must be of a later step
         // than its last login's on SQLite.
