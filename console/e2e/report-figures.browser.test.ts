@@ -47,14 +47,16 @@ requirePeer("chromium", chromiumMissing).describe("the ANH page's figures, in ch
     ({ t, browser, stop, log } = await startSite());
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: ZONE }).format(Date.now());
     dayStart = zonedToUtc(`${today}T00:00`, ZONE);
-    setClock(t, dayStart + 20 * 60 * MIN);
-    const admin = await t.admin();
+    // Created at 00:00, so that "so far today" means the same on the Overview as in the report.
+    setClock(t, dayStart);
     const res = await t.request<{ id: string }>("/api/edge/projects", {
-      token: admin.token,
+      token: (await t.admin()).token,
       body: { name: "Campo Figuras", timezone: ZONE },
     });
     expect(res.status, res.text).toBe(201);
     projectId = res.body.id;
+    setClock(t, dayStart + 20 * 60 * MIN);
+    const admin = await t.admin();
     const well = await createAsset(t, projectId, "Well A");
     const tank = await createAsset(t, projectId, "Tank B", "tank");
     const wellPlc = await createDevice(t, well);
@@ -165,6 +167,31 @@ requirePeer("chromium", chromiumMissing).describe("the ANH page's figures, in ch
     expect(c.downtime.total_hours_lost).toBe(1.5);
     expect(await text("alarm-count")).toBe(n.format(c.alarms.count));
     await screenshot(g.page, "reports-figures-en", "laptop");
+    expect(g.errors).toEqual([]);
+    await g.close();
+  });
+
+  it("the Overview's production and completeness so far are the preview's", async (test) => {
+    const g = await guardedPage(browser, t.baseUrl);
+    explainFailure(test, g, log);
+    const admin = await t.admin();
+    await signIn(g.page, t.baseUrl, admin);
+    await g.page.getByRole("heading", { name: "Overview", level: 1 }).waitFor();
+    const preview = await t.request<Preview>(`/api/anh/reports/preview?project_id=${projectId}`, {
+      token: admin.token,
+    });
+    const c = preview.body.content;
+    const card = g.page.locator(`[data-project="${projectId}"]`);
+    await card.getByTestId("completeness").waitFor();
+    const elapsedShare =
+      (Date.parse(preview.body.as_of) - dayStart) / (Date.parse(preview.body.period_end) - dayStart);
+    const percent = new Intl.NumberFormat("en-US", { style: "percent", maximumFractionDigits: 1 });
+    expect(await card.getByTestId("completeness").textContent()).toBe(
+      percent.format(c.telemetry.samples_received / (c.telemetry.samples_expected * elapsedShare)),
+    );
+    expect(await card.getByTestId("production-today").textContent()).toBe(
+      `${new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 }).format(c.movements.totals_bbls.production)} barrels`,
+    );
     expect(g.errors).toEqual([]);
     await g.close();
   });
