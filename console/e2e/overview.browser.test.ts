@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -119,6 +119,18 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
     const g = await guardedPage(browser, t.baseUrl);
     explainFailure(test, g, log);
     await g.page.addInitScript(LONG_TASKS);
+    // Diagnostics: OVERVIEW_TRACE=<file> records a chromium trace of this case (devtools timeline
+    // categories) to see what a long task was made of.
+    const trace = process.env.OVERVIEW_TRACE;
+    if (trace) await browser.startTracing(g.page, { path: trace, screenshots: false });
+    // OVERVIEW_PROFILE=<file> records a V8 CPU profile (.cpuprofile) of the page, sign-in to end.
+    const profile = process.env.OVERVIEW_PROFILE;
+    const cdp = profile ? await g.context.newCDPSession(g.page) : null;
+    if (cdp) {
+      await cdp.send("Profiler.enable");
+      await cdp.send("Profiler.setSamplingInterval", { interval: 250 });
+      await cdp.send("Profiler.start");
+    }
     await g.page.goto(`${t.baseUrl}/`);
     await g.page.getByLabel("Email").waitFor();
     // From the sign-in form on: the console's own start (its script, the sign-in page) is every page's.
@@ -160,6 +172,8 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
     await g.page.locator(`[data-asset="${large.assetIds[ASSETS - 1]}"]`).scrollIntoViewIfNeeded();
     await eventually(() => shown(ASSETS - 1), { timeout: 5_000 }).toBe(formatted(lastValue(ASSETS - 1)));
     const tasks = (await g.page.evaluate("window.__longTasks")) as [start: number, duration: number][];
+    if (trace) await browser.stopTracing();
+    if (cdp && profile) writeFileSync(profile, JSON.stringify((await cdp.send("Profiler.stop")).profile));
     const longest = (list: [number, number][]) => Math.max(0, ...list.map(([, d]) => d)).toFixed(0);
     const start = tasks.filter(([at]) => at < signInFrom);
     const loading = tasks.filter(([at]) => at >= signInFrom && at < streamFrom);

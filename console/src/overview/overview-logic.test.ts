@@ -83,8 +83,9 @@ const telemetry = (ts: number, readings: { variable: string; value: number }[], 
 
 describe("sparkPath", () => {
   it("scales between the lowest and highest point, breaks at gaps, and dots a lone point", () => {
-    expect(sparkPath([0, 10, null, 5])).toBe("M0 22L33.33 2M100 12l0 0");
-    expect(sparkPath([7, 7])).toBe("M0 12L100 12");
+    expect(sparkPath([0, 10, null, 5])).toBe("M0 220L333 20M1000 120l0 0");
+    expect(sparkPath([7, 7])).toBe("M0 120L1000 120");
+    expect(sparkPath([3])).toBe("M500 120l0 0");
     expect(sparkPath([null, null])).toBe("");
     expect(sparkPath([])).toBe("");
   });

@@ -1,8 +1,25 @@
-/** The drawing box of a sparkline (SVG user units); the SVG stretches it to its CSS size. */
-export const SPARK_WIDTH = 100;
-export const SPARK_HEIGHT = 24;
+/**
+ * The drawing box of a sparkline (SVG user units); the SVG stretches it to its CSS size. It is
+ * large enough that whole units are finer than a pixel, so a path is written with integers only:
+ * turning fractions into text is most of what drawing hundreds of sparklines costs.
+ */
+export const SPARK_WIDTH = 1000;
+export const SPARK_HEIGHT = 240;
 /** Room above and below the line for its stroke. */
-const PAD = 2;
+const PAD = 20;
+
+/** The x of each point of a series of n points, as text: the same for every sparkline of a page. */
+const columns = new Map<number, string[]>();
+function columnsOf(n: number): string[] {
+  let xs = columns.get(n);
+  if (!xs) {
+    xs = Array.from({ length: n }, (_, i) =>
+      String(n > 1 ? Math.round((i * SPARK_WIDTH) / (n - 1)) : SPARK_WIDTH / 2),
+    );
+    columns.set(n, xs);
+  }
+  return xs;
+}
 
 /**
  * An SVG path through the points, oldest at the left, scaled between their lowest and highest
@@ -19,11 +36,10 @@ export function sparkPath(points: readonly (number | null)[]): string {
     if (p > max) max = p;
   }
   if (min > max) return "";
-  const step = points.length > 1 ? SPARK_WIDTH / (points.length - 1) : 0;
+  const xs = columnsOf(points.length);
   const span = max - min;
-  const y = (v: number) =>
-    span === 0 ? SPARK_HEIGHT / 2 : PAD + (SPARK_HEIGHT - 2 * PAD) * (1 - (v - min) / span);
-  const parts: string[] = [];
+  const scale = span === 0 ? 0 : (SPARK_HEIGHT - 2 * PAD) / span;
+  let d = "";
   let drawing = false;
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
@@ -31,16 +47,15 @@ export function sparkPath(points: readonly (number | null)[]): string {
       drawing = false;
       continue;
     }
-    const x = round(points.length > 1 ? i * step : SPARK_WIDTH / 2);
-    const next = points[i + 1];
-    if (!drawing) {
-      parts.push(`M${x} ${round(y(p))}`);
+    const y = span === 0 ? SPARK_HEIGHT / 2 : Math.round(SPARK_HEIGHT - PAD - (p - min) * scale);
+    if (drawing) d += `L${xs[i]} ${y}`;
+    else {
+      d += `M${xs[i]} ${y}`;
+      const next = points[i + 1];
       // A lone point: draw it as a dot.
-      if (next === null || next === undefined) parts.push("l0 0");
+      if (next === null || next === undefined) d += "l0 0";
       drawing = true;
-    } else parts.push(`L${x} ${round(y(p))}`);
+    }
   }
-  return parts.join("");
+  return d;
 }
-
-const round = (n: number) => Math.round(n * 100) / 100;

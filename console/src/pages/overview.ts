@@ -14,8 +14,15 @@ const REFRESH_MS = 60_000;
 const TICK_MS = 5_000;
 /** Stream updates are drawn at most this often: an overview need not move faster than a person reads. */
 const LIVE_REDRAW_MS = 1_000;
-/** Asset cards added per frame on a first draw, so that hundreds of them never hold the page at once. */
-const CARDS_PER_FRAME = 8;
+/**
+ * A first draw adds asset cards a frame at a time, as many as fit in this much script time by what
+ * the previous frame's cards cost: layout and paint of the new cards follow in the same frame, and
+ * a loaded machine (or a slow phone) makes every card dearer, so a fixed count per frame is either
+ * too timid on a fast machine or a long task on a busy one.
+ */
+const FRAME_BUDGET_MS = 8;
+/** The guess of one card's cost before any was measured: the first frame adds a few. */
+const FIRST_CARD_MS = 2;
 
 /**
  * The field at a glance for a shift (GET /api/dashboard/overview, one request): per project its
@@ -33,6 +40,8 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
   let frame = 0;
   /** Asset cards drawn so far (all of them once the first draw is complete). */
   let cards = 0;
+  /** What drawing one new card took in the last frame that added some (ms, smoothed). */
+  let cardMs = FIRST_CARD_MS;
   let redrawTimer: ReturnType<typeof setTimeout> | undefined;
 
   const onScreen = new Set<string>();
@@ -106,8 +115,10 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
     redrawTimer = undefined;
     const now = Date.now();
     const total = model?.projects.reduce((n, p) => n + p.assets.length, 0) ?? 0;
-    cards = Math.min(total, cards + CARDS_PER_FRAME);
+    const before = cards;
+    cards = Math.min(total, cards + Math.max(1, Math.floor(FRAME_BUDGET_MS / cardMs)));
     let budget = cards;
+    const started = performance.now();
     render(
       html`<h1>${i18n.t("overview.title")}</h1>
         ${failure ? html`<p class="error" role="alert">${failure}</p>` : nothing}
@@ -126,6 +137,11 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
         }`,
       host,
     );
+    if (cards > before) {
+      // The whole draw is charged to the new cards: the rest of the page is what every frame redraws.
+      const measured = (performance.now() - started) / (cards - before);
+      cardMs = before === 0 ? measured : (cardMs + measured) / 2;
+    }
     observeCards();
     if (cards < total) drawNow();
   };
