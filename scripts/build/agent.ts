@@ -3,11 +3,12 @@ import { AGENT_TARGETS, type AgentTarget } from "../../shared/distribution/agent
 import { buildAgentBinaries, DEFAULT_AGENT_DIST } from "./agent-binaries.ts";
 
 // `npm run build:agent [-- --target linux-x86_64 --force --sizes --out DIR]`
-const USAGE = `usage: npm run build:agent -- [--target T]... [--out DIR] [--force] [--sizes]
-  --target  ${AGENT_TARGETS.join(", ")} (default: all)
-  --out     output folder (default: dist/agent)
-  --force   build even when nothing changed since the last build
-  --sizes   also report each file's size compressed with xz
+const USAGE = `usage: npm run build:agent -- [--target T]... [--out DIR] [--force] [--sizes] [--stop-with PID]
+  --target     ${AGENT_TARGETS.join(", ")} (default: all)
+  --out        output folder (default: dist/agent)
+  --force      build even when nothing changed since the last build
+  --sizes      also report each file's size compressed with xz
+  --stop-with  stop, with every tool it runs, once process PID (its parent) is gone
 `;
 
 let values: ReturnType<typeof parse>["values"];
@@ -18,6 +19,7 @@ function parse() {
       out: { type: "string" },
       force: { type: "boolean" },
       sizes: { type: "boolean" },
+      "stop-with": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -36,6 +38,37 @@ const unknown = (values.target ?? []).filter((t) => !(AGENT_TARGETS as readonly 
 if (unknown.length > 0) {
   process.stderr.write(`build:agent: unknown target ${unknown.join(", ")}\n${USAGE}`);
   process.exit(2);
+}
+
+const parent = values["stop-with"];
+if (parent !== undefined) {
+  if (!/^[1-9][0-9]*$/.test(parent)) {
+    process.stderr.write(
+      `build:agent: --stop-with takes a process id, not ${JSON.stringify(parent)}\n${USAGE}`,
+    );
+    process.exit(2);
+  }
+  stopWithParent(Number(parent));
+}
+
+/**
+ * The server runs this build in a process group of its own (so that stopping it stops npm, strip and
+ * postject too), which a SIGKILL of the server does not reach: once the parent is gone (this process
+ * re-parented), the build ends its whole group rather than run on as an orphan.
+ */
+function stopWithParent(pid: number): void {
+  const check = setInterval(() => {
+    if (process.ppid === pid) return;
+    clearInterval(check);
+    process.stderr.write(`build:agent: process ${pid} is gone; stopping\n`);
+    try {
+      process.kill(-process.pid, "SIGTERM");
+    } catch {
+      // Not a group leader (run by hand): this process alone.
+    }
+    process.exit(1);
+  }, 1_000);
+  check.unref();
 }
 
 try {

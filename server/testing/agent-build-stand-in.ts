@@ -4,7 +4,7 @@
 // answers the same way (progress lines, an executable then the manifest after each target), but
 // each "executable" is a few random bytes made when the test says so, not minutes of CPU.
 //
-//   node agent-build-stand-in.ts --gate DIR [--fail-at N] --out DIR --target T...
+//   node agent-build-stand-in.ts --gate DIR [--fail-at N] --out DIR --target T... --stop-with PID
 // Before target i (from 1) it waits for the file DIR/i; with --fail-at i it then fails instead.
 // At start it writes DIR/report.json: its pid, its nice value, and whether it sees a server secret.
 import { createHash, randomBytes } from "node:crypto";
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     "fail-at": { type: "string" },
     out: { type: "string" },
     target: { type: "string", multiple: true },
+    "stop-with": { type: "string" },
   },
 });
 const gate = values.gate ?? "";
@@ -42,6 +43,7 @@ writeFileSync(
     nice: getPriority(),
     sees_secret: process.env.TOTP_SECRET_ENCRYPTION_KEY !== undefined || process.env.JWT_SECRET !== undefined,
     targets,
+    stop_with: values["stop-with"] ?? null,
   }),
 );
 mkdirSync(out, { recursive: true });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AgentBuildStatus } from "../../../../shared/distribution/agent-build-status.ts";
+import { createLogger } from "../../../logger.ts";
 import { writeAgentDistFixture } from "../../../testing/agent-dist-fixture.ts";
 import { expectError } from "../../../testing/fixtures/field-fixtures.ts";
 import { type ApiResponse, TestServer } from "../../../testing/harness.ts";
@@ -23,13 +24,21 @@ const STAND_IN = fileURLToPath(new URL("../../../testing/agent-build-stand-in.ts
 const SLOW = { timeout: 30_000 };
 
 type Health = { status: string; agent_build?: AgentBuildStatus };
-type Report = { pid: number; nice: number; sees_secret: boolean; targets: string[] };
+type Report = {
+  pid: number;
+  nice: number;
+  sees_secret: boolean;
+  targets: string[];
+  stop_with: string | null;
+};
 
 async function startBuilding(overrides: Record<string, string> = {}, failAt?: number) {
   const gate = mkdtempSync(join(tmpdir(), "caudal-agent-build-gate-"));
+  const lines: string[] = [];
   const t = await TestServer.start(
     { AGENT_BUILD: "auto", ...overrides },
     {
+      logger: createLogger("info", (line) => lines.push(line)),
       agentBuildCommand: {
         command: process.execPath,
         args: [STAND_IN, "--gate", gate, ...(failAt ? ["--fail-at", String(failAt)] : [])],
@@ -43,7 +52,7 @@ async function startBuilding(overrides: Record<string, string> = {}, failAt?: nu
     return JSON.parse(readFileSync(join(gate, "report.json"), "utf8")) as Report;
   };
   const release = (i: number) => writeFileSync(join(gate, String(i)), "");
-  return { t, admin, health, report, release };
+  return { t, admin, health, report, release, lines };
 }
 
 const binary = (t: TestServer, arch: string, token: string) =>
@@ -69,6 +78,8 @@ describe("the server builds missing agent executables at start", () => {
     // x86_64 and Windows first (npm start's installers), ARM last.
     expect(report.targets).toEqual(planAgentBuild(b.t.config).targets);
     expect(report.targets.slice(0, 2)).toEqual(["linux-x86_64", "windows-x64"]);
+    // The build ends itself should this process (the server) be killed: agent-stop-with.test.ts.
+    expect(report.stop_with).toBe(String(process.pid));
   });
 
   it("/health shows it building; installers answer 503 AgentBuilding with Retry-After; each executable is served once made", async () => {
@@ -207,6 +218,11 @@ describe("a server stopped while it builds", () => {
     const { pid } = await b.report();
     await b.t.restart();
     expect(() => process.kill(pid, 0)).toThrow();
+    // A normal stop is no failure: no warning, and the log says the next start goes on with it.
+    const levels = (msg: string) =>
+      b.lines.map((l) => JSON.parse(l) as { level: string; msg: string }).filter((l) => l.msg === msg);
+    expect(levels("the agent build failed")).toEqual([]);
+    expect(levels("the agent build stopped with the server; the next start goes on with it")).toHaveLength(1);
     // Started again, it builds anew (a new stand-in run, its report rewritten).
     await expect.poll(async () => (await b.report()).pid, SLOW).not.toBe(pid);
     expect((await b.health())?.state).toBe("building");

@@ -195,7 +195,9 @@ export class AgentBuild {
           (stillMissing.length > 0 ? `the build ended without making ${stillMissing.join(", ")}` : null);
         this.#last = { startedAt: running.startedAt, finishedAt, error: failure };
         const seconds = ((finishedAt.getTime() - running.startedAt.getTime()) / 1000).toFixed(1);
-        if (failure) logger.warn("the agent build failed", { error: failure, seconds });
+        if (this.#stopping && error !== null)
+          logger.info("the agent build stopped with the server; the next start goes on with it", { seconds });
+        else if (failure) logger.warn("the agent build failed", { error: failure, seconds });
         else logger.info("agent executables built", { targets: plan.targets.join(", "), seconds });
         resolve();
       };

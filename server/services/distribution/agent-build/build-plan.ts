@@ -92,7 +92,14 @@ export function planAgentBuild(
     command: process.execPath,
     args: [join(root, "scripts", "build", "agent.ts")],
   };
-  const args = ["--out", resolve(config.AGENT_DIST_DIR), ...targets.flatMap((t) => ["--target", t])];
+  const args = [
+    "--out",
+    resolve(config.AGENT_DIST_DIR),
+    ...targets.flatMap((t) => ["--target", t]),
+    // The build ends itself if the server is killed (its own process group outlives a SIGKILL).
+    "--stop-with",
+    String(process.pid),
+  ];
   return {
     targets,
     cannot,
