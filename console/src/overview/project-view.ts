@@ -27,7 +27,24 @@ export type ProjectViewActions = {
   pending: ReadonlySet<string>;
   /** Whether the asset's card is on screen: cards off screen are left as they are until they return. */
   onScreen(assetId: string): boolean;
+  /**
+   * This frame only adds cards of a first draw: what is drawn already stays as it was drawn last
+   * (a live redraw follows within a second), so each such frame costs only its new cards.
+   */
+  adding: boolean;
 };
+
+/** What each part was last drawn from (lit guard dependencies), kept for frames that only add cards. */
+const drawnFrom = new WeakMap<object, unknown[]>();
+
+/** The dependencies to guard a part with: those it was last drawn from in a frame that only adds. */
+function depsOf(part: object, fresh: () => unknown[], adding: boolean): unknown[] {
+  const last = drawnFrom.get(part);
+  if (adding && last) return last;
+  const deps = fresh();
+  drawnFrom.set(part, deps);
+  return deps;
+}
 
 /**
  * One project on the overview: its agent, today's figures, its alarms and its first `assetLimit`
@@ -43,8 +60,7 @@ export function projectView(
 ): TemplateResult {
   const { i18n } = ctx;
   const headingId = `project-${project.project_id}`;
-  return html`<section class="ov-project" data-project=${project.project_id} aria-labelledby=${headingId}>
-    <header class="ov-head">
+  const top = () => html`<header class="ov-head">
       <h2 id=${headingId}><a href="#/projects/${project.project_id}">${project.name}</a></h2>
       ${project.location ? html`<span class="muted">${project.location}</span>` : nothing}
       ${agentView(ctx, project, now)}
@@ -53,7 +69,11 @@ export function projectView(
       ${productionView(ctx, project)} ${completenessView(ctx, project)} ${alarmCounts(ctx, project)}
     </div>
     <h3>${i18n.t("overview.alarms")}</h3>
-    ${alarmList(ctx, project, actions.ack, actions.pending)}
+    ${alarmList(ctx, project, actions.ack, actions.pending)}`;
+  // The top's figures move with the clock (ages) and with alarms and acknowledgements in flight.
+  const topDeps = () => [project, project.alarms, [...actions.pending].join(), now];
+  return html`<section class="ov-project" data-project=${project.project_id} aria-labelledby=${headingId}>
+    ${guard(depsOf(project, topDeps, actions.adding), top)}
     <h3>${i18n.t("overview.assets")}</h3>
     ${
       project.assets.length === 0
@@ -61,7 +81,11 @@ export function projectView(
         : html`<ul class="ov-assets">${project.assets.slice(0, assetLimit).map((a) => {
             const state = assetState(a, project.alarms, now);
             const age = a.lastTs === null ? null : ctx.formats.age(now - a.lastTs);
-            const deps = actions.onScreen(a.id) ? [a, a.version, state, age] : [a];
+            const deps = depsOf(
+              a,
+              () => (actions.onScreen(a.id) ? [a, a.version, state, age] : [a]),
+              actions.adding,
+            );
             return guard(deps, () => assetCard(ctx, project.project_id, a, state, age));
           })}</ul>`
     }

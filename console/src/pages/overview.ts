@@ -38,6 +38,8 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
   let loading: Promise<void> | null = null;
   const pending = new Set<string>();
   let frame = 0;
+  /** Whether something asked for a redraw since the last frame (not only the first draw's next cards). */
+  let changed = true;
   /** Asset cards drawn so far (all of them once the first draw is complete). */
   let cards = 0;
   /** What drawing one new card took in the last frame that added some (ms, smoothed). */
@@ -65,7 +67,12 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
       observer.observe(card);
     }
   };
-  const actions = { ack: (alarm: Alarm) => ack(alarm), pending, onScreen: (id: string) => onScreen.has(id) };
+  const actions = {
+    ack: (alarm: Alarm) => ack(alarm),
+    pending,
+    onScreen: (id: string) => onScreen.has(id),
+    adding: false,
+  };
 
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -111,8 +118,12 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
 
   const draw = () => {
     frame = 0;
-    clearTimeout(redrawTimer);
-    redrawTimer = undefined;
+    actions.adding = !changed;
+    changed = false;
+    if (!actions.adding) {
+      clearTimeout(redrawTimer);
+      redrawTimer = undefined;
+    }
     const now = Date.now();
     const total = model?.projects.reduce((n, p) => n + p.assets.length, 0) ?? 0;
     const before = cards;
@@ -143,13 +154,16 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
       cardMs = before === 0 ? measured : (cardMs + measured) / 2;
     }
     observeCards();
-    if (cards < total) drawNow();
+    if (cards < total && frame === 0) frame = requestAnimationFrame(draw);
   };
   const drawNow = () => {
+    changed = true;
     if (frame === 0) frame = requestAnimationFrame(draw);
   };
   const drawSoon = () => {
-    if (frame === 0 && redrawTimer === undefined) redrawTimer = setTimeout(drawNow, LIVE_REDRAW_MS);
+    // A frame already due draws it, unless it only adds cards.
+    if (redrawTimer === undefined && !(frame !== 0 && changed))
+      redrawTimer = setTimeout(drawNow, LIVE_REDRAW_MS);
   };
 
   draw();
