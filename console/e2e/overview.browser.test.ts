@@ -122,7 +122,7 @@ requirePeer("chromium", chromiumMissing).describe("the overview, to run a shift 
     // Diagnostics: OVERVIEW_TRACE=<file> records a chromium trace of this case (devtools timeline
     // categories) to see what a long task was made of.
     const trace = process.env.OVERVIEW_TRACE;
-    if (trace) await browser.startTracing(g.page, { path: trace, screenshots: false });
+    if (trace) await browser.startTracing(g.page, { path: `${trace}.${Date.now()}`, screenshots: false });
     // OVERVIEW_PROFILE=<file> records a V8 CPU profile (.cpuprofile) of the page, sign-in to end.
     const profile = process.env.OVERVIEW_PROFILE;
     const cdp = profile ? await g.context.newCDPSession(g.page) : null;

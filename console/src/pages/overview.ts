@@ -21,8 +21,6 @@ const LIVE_REDRAW_MS = 1_000;
  * too timid on a fast machine or a long task on a busy one.
  */
 const FRAME_BUDGET_MS = 8;
-/** The guess of one card's cost before any was measured: the first frame adds a few. */
-const FIRST_CARD_MS = 2;
 
 /**
  * The field at a glance for a shift (GET /api/dashboard/overview, one request): per project its
@@ -43,7 +41,9 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
   /** Asset cards drawn so far (all of them once the first draw is complete). */
   let cards = 0;
   /** What drawing one new card took in the last frame that added some (ms, smoothed). */
-  let cardMs = FIRST_CARD_MS;
+  // Until measured, a card is taken to fill a frame: the first cards are the dearest (their
+  // templates and code are made and compiled then), so they come one a frame.
+  let cardMs = FRAME_BUDGET_MS;
   let redrawTimer: ReturnType<typeof setTimeout> | undefined;
 
   const onScreen = new Set<string>();
@@ -127,7 +127,10 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
     const now = Date.now();
     const total = model?.projects.reduce((n, p) => n + p.assets.length, 0) ?? 0;
     const before = cards;
-    cards = Math.min(total, cards + Math.max(1, Math.floor(FRAME_BUDGET_MS / cardMs)));
+    // The frame that first draws the projects' tops (templates and formatters made the first
+    // time) adds a single card; the next frames add what their budget holds.
+    const add = before === 0 ? 1 : Math.max(1, Math.floor(FRAME_BUDGET_MS / cardMs));
+    cards = Math.min(total, cards + add);
     let budget = cards;
     const started = performance.now();
     render(
@@ -148,10 +151,10 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
         }`,
       host,
     );
-    if (cards > before) {
+    if (cards > before && before > 0) {
       // The whole draw is charged to the new cards: the rest of the page is what every frame redraws.
       const measured = (performance.now() - started) / (cards - before);
-      cardMs = before === 0 ? measured : (cardMs + measured) / 2;
+      cardMs = before === 1 ? measured : (cardMs + measured) / 2;
     }
     observeCards();
     if (cards < total && frame === 0) frame = requestAnimationFrame(draw);
@@ -168,6 +171,14 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
 
   draw();
   void load();
+  // Number and age formatters are costly to make the first time: made while the answer is on its
+  // way, in a task of their own, rather than in the frame that first draws it.
+  const warm = setTimeout(() => {
+    ctx.formats.number(0);
+    ctx.formats.number(0, 1);
+    ctx.formats.percent(0);
+    ctx.formats.age(0);
+  }, 0);
   const offMessage = ctx.stream.onMessage((m) => {
     if (m.type === "dropped") void load();
     else if (model?.apply(m)) drawSoon();
@@ -185,6 +196,7 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
     observer.disconnect();
     offMessage();
     offStatus();
+    clearTimeout(warm);
     clearInterval(tick);
     clearInterval(refresh);
     clearTimeout(redrawTimer);
