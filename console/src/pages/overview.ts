@@ -40,9 +40,11 @@ function renderOverview(host: HTMLElement, ctx: PageContext) {
   let changed = true;
   /** Asset cards drawn so far (all of them once the first draw is complete). */
   let cards = 0;
-  /** What drawing one new card took in the last frame that added some (ms, smoothed). */
-  // Until measured, a card is taken to fill a frame: the first cards are the dearest (their
-  // templates and code are made and compiled then), so they come one a frame.
+  /**
+   * What drawing one new card took in the frames that added some (ms, smoothed). Until measured, a
+   * card is taken to fill a frame: the first cards are the dearest (their templates and code are
+   * made and compiled then), so they come one a frame.
+   */
   let cardMs = FRAME_BUDGET_MS;
   let redrawTimer: ReturnType<typeof setTimeout> | undefined;
 
