@@ -1,4 +1,4 @@
-import { commLossLimit } from "../../../shared/alarms/message.ts";
+import { commLossLimit } from "../../../shared/alarms/comm-loss-message.ts";
 import type { Alarm } from "../api/types.ts";
 import type { Formats } from "../i18n/format.ts";
 import type { I18n } from "../i18n/i18n.ts";
