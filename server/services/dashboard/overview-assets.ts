@@ -1,3 +1,4 @@
+import type { AssetOverview, KeyVariable } from "../../../shared/dashboard/overview.ts";
 import { ROLLUP_BUCKET_MS, type SeriesReading } from "../../store/ports/telemetry-store.ts";
 import type { AssetRow } from "../../store/rows.ts";
 import type { StorePorts } from "../../store/store.ts";
@@ -6,28 +7,6 @@ import type { StorePorts } from "../../store/store.ts";
 export const KEY_VARIABLES = 4;
 /** Series per project whose newest reading the overview reads (a bound, far above a real project). */
 export const SERIES_LIMIT = 20_000;
-
-export type KeyVariable = {
-  variable: string;
-  unit: string | null;
-  value: number | null;
-  timestamp: string | null;
-  /** The 5-minute averages of the sparkline window, oldest first; null for a bucket without readings. */
-  spark: (number | null)[];
-};
-
-export type AssetOverview = {
-  asset_id: string;
-  name: string;
-  asset_type: AssetRow["assetType"];
-  /** Variables configured or reporting on the asset. */
-  variable_count: number;
-  /** The shortest poll interval of its enabled variables on enabled devices; null when none is polled. */
-  poll_interval_ms: number | null;
-  /** Its newest reading of any variable. */
-  last_reading_at: string | null;
-  key_variables: KeyVariable[];
-};
 
 export type SparkWindow = { fromBucket: number; toBucket: number };
 

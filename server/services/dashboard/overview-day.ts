@@ -1,3 +1,4 @@
+import type { CompletenessSoFar, ProductionSoFar } from "../../../shared/dashboard/overview.ts";
 import type { AssetRow, ProjectRow } from "../../store/rows.ts";
 import type { StorePorts } from "../../store/store.ts";
 import { collectMovements } from "../reports/collect-records.ts";
@@ -5,21 +6,6 @@ import { BUCKET_MS, collectTelemetry } from "../reports/collect-telemetry.ts";
 import { projectDay } from "../reports/generate-report.ts";
 import { addDays, localDateOf, type ProductionDay } from "../reports/production-day.ts";
 import { iso } from "../reports/report-numbers.ts";
-
-export type ProductionSoFar = {
-  unit: "bbl";
-  today: { from: string; to: string; volume_bbls: number; movements: number };
-  yesterday: { from: string; to: string; volume_bbls: number; movements: number };
-};
-
-export type CompletenessSoFar = {
-  from: string;
-  to: string;
-  samples_received: number;
-  samples_expected: number;
-  /** received / expected, at most 1; null while nothing is expected yet (nothing polled). */
-  ratio: number | null;
-};
 
 /**
  * Today's production and completeness so far, by the ANH report's own code (collectMovements,

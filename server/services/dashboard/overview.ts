@@ -1,44 +1,26 @@
+import type {
+  AgentState,
+  DashboardOverview as SharedDashboardOverview,
+  ProjectOverview as SharedProjectOverview,
+} from "../../../shared/dashboard/overview.ts";
 import { seesAllProjects } from "../../../shared/roles.ts";
 import { AppError } from "../../errors.ts";
 import { ROLLUP_BUCKET_MS } from "../../store/ports/telemetry-store.ts";
 import type { ProjectRow } from "../../store/rows.ts";
-import { type AgentHealth, agentHealth } from "../agents/agent-health.ts";
+import { agentHealth } from "../agents/agent-health.ts";
 import { type AlarmDto, toAlarmDto } from "../alarms/alarm-dto.ts";
 import { type AuthContext, authorize } from "../auth/auth-context.ts";
 import type { ServiceContext } from "../context.ts";
 import { visibleProject } from "../field/lookup.ts";
 import { iso } from "../reports/report-numbers.ts";
-import { type AssetOverview, assetsOverview, type SparkWindow } from "./overview-assets.ts";
-import { type CompletenessSoFar, dayFigures, type ProductionSoFar } from "./overview-day.ts";
+import { assetsOverview, type SparkWindow } from "./overview-assets.ts";
+import { dayFigures } from "./overview-day.ts";
 
 export const SPARK_HOURS_DEFAULT = 6;
 export const SPARK_HOURS_MAX = 24;
 
-export type AgentState = {
-  /** The agent health's status; none when the project never had an agent. */
-  status: AgentHealth["status"] | "none";
-  last_seen: string | null;
-  reasons: string[];
-};
-
-export type ProjectOverview = {
-  project_id: string;
-  name: string;
-  location: string | null;
-  timezone: string;
-  agent: AgentState;
-  production: ProductionSoFar;
-  completeness: CompletenessSoFar;
-  /** The alarms GET /alarms lists, most severe first, then newest first. */
-  alarms: AlarmDto[];
-  assets: AssetOverview[];
-};
-
-export type DashboardOverview = {
-  as_of: string;
-  sparkline: { from: string; to: string; bucket_seconds: number };
-  projects: ProjectOverview[];
-};
+export type ProjectOverview = SharedProjectOverview<AlarmDto>;
+export type DashboardOverview = SharedDashboardOverview<AlarmDto>;
 
 const SEVERITY_RANK = { critical: 0, warning: 1, info: 2 } as const;
 
