@@ -1,9 +1,9 @@
 import { html, nothing, render } from "lit/html.js";
-import { fieldErrors } from "../api/field-errors.ts";
 import type { Asset, Project } from "../api/types.ts";
 import type { PageContext, PageDef, RouteParams } from "../app/page.ts";
 import { projectSelect } from "../app/project-select.ts";
 import { sectionTabs } from "../app/section-tabs.ts";
+import { refusalOf } from "../forms/field-errors.ts";
 import { formValues, type RecordRow, recordBody } from "../records/record-body.ts";
 import { REASON_FIELD, type RecordFormState, recordForm } from "../records/record-form.ts";
 import { RECORD_TYPES, type RecordField, recordType } from "../records/record-types.ts";
@@ -80,9 +80,9 @@ function renderRecords(host: HTMLElement, ctx: PageContext, params: RouteParams)
       error = null;
       await load();
     } catch (err) {
-      const { byField, other } = fieldErrors(err, [...type.fields.map((f) => f.name), REASON_FIELD]);
-      form = { ...form, busy: false, errors: byField };
-      error = other;
+      const { fields, other } = refusalOf(err, [...type.fields.map((f) => f.name), REASON_FIELD]);
+      form = { ...form, busy: false, errors: fields };
+      error = other.length > 0 ? other.join("; ") : null;
       notice = null;
       update();
     }

@@ -1,10 +1,10 @@
 import { html, nothing, render } from "lit/html.js";
 import type { Role } from "../../../shared/permissions.ts";
 import type { User } from "../api/admin-types.ts";
-import { fieldErrors } from "../api/field-errors.ts";
 import type { Project } from "../api/types.ts";
 import type { PageContext, PageDef } from "../app/page.ts";
 import { sectionTabs } from "../app/section-tabs.ts";
+import { refusalOf } from "../forms/field-errors.ts";
 import { USER_FIELDS, type UserFormState, userForm } from "../users/user-form.ts";
 import { ADMINISTRATION, ADMINISTRATION_TABS } from "./sections.ts";
 
@@ -56,9 +56,9 @@ function renderUsers(host: HTMLElement, ctx: PageContext) {
       host.querySelector<HTMLFormElement>("form[data-testid=user-new]")?.reset();
       edit(user);
     } catch (err) {
-      const { byField, other } = fieldErrors(err, USER_FIELDS);
-      creating = { ...creating, busy: false, errors: byField };
-      error = other;
+      const { fields, other } = refusalOf(err, USER_FIELDS);
+      creating = { ...creating, busy: false, errors: fields };
+      error = other.length > 0 ? other.join("; ") : null;
       notice = null;
     }
     update();
@@ -75,9 +75,9 @@ function renderUsers(host: HTMLElement, ctx: PageContext) {
       notice = i18n.t("users.saved", { email: String(body.email) });
       error = null;
     } catch (err) {
-      const { byField, other } = fieldErrors(err, USER_FIELDS);
-      editing = { ...editing, busy: false, errors: byField };
-      error = other;
+      const { fields, other } = refusalOf(err, USER_FIELDS);
+      editing = { ...editing, busy: false, errors: fields };
+      error = other.length > 0 ? other.join("; ") : null;
       notice = null;
     }
     update();
