@@ -9,10 +9,18 @@ import { postgresMissing, startPostgres, type TestPostgres } from "./postgres.ts
  * template migrated here once (server/testing/test-database.ts). A PostgreSQL that cannot start
  * fails the run: asking for it and not getting it is never a pass.
  */
-let running: TestPostgres | undefined;
+let running: Promise<TestPostgres> | undefined;
+/** Projects set up (vitest.config.ts has two, each setting up): the last one's teardown stops it. */
+let users = 0;
 
 export async function setup(project: TestProject): Promise<void> {
   if (testEngine() !== "postgres") return;
+  running ??= startTemplated();
+  users++;
+  project.provide("testPostgresUrl", (await running).url);
+}
+
+async function startTemplated(): Promise<TestPostgres> {
   const missing = postgresMissing();
   if (missing) throw new Error(`CAUDAL_TEST_DATABASE=postgres, but PostgreSQL cannot start: ${missing}`);
   const instance = await startPostgres("test");
@@ -32,11 +40,12 @@ export async function setup(project: TestProject): Promise<void> {
     await instance.stop();
     throw error;
   }
-  running = instance;
-  project.provide("testPostgresUrl", instance.url);
+  return instance;
 }
 
 export async function teardown(): Promise<void> {
-  await running?.stop();
+  if (--users > 0 || running === undefined) return;
+  const instance = running;
   running = undefined;
+  await (await instance).stop();
 }
