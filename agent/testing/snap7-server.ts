@@ -18,6 +18,10 @@ const require = createRequire(import.meta.url);
 /**
  * A Siemens S7 PLC for tests: snap7's server (node-snap7, built from source by `npm ci`) on
  * 127.0.0.1, with data block 1 and the marker area, big-endian as in a real CPU.
+ *
+ * One per process: node-snap7's S7Server keeps its libuv handles in static variables, and a
+ * process that frees two of them aborts. A test file that starts one runs in a process of its own
+ * (ISOLATED in vitest.config.ts); the agent's S7 client has no such handles.
  */
 export class Snap7Peer {
   readonly db1: Buffer;
