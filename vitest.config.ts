@@ -45,7 +45,12 @@ const exclude = onPostgres ? [...configDefaults.exclude, ...NOT_ON_POSTGRES] : c
  *   libuv handles in static variables, so two S7Server objects alive in one process share them and
  *   freeing both closes them twice, which aborts the process (uv_close: Assertion
  *   `!uv__is_closing(handle)', node_snap7_server.cpp; reproduced with two `new S7Server()` and
- *   --expose-gc). A process per file ends before that.
+ *   --expose-gc);
+ * - a file that runs node-opcua in the test's process: node-opcua-crypto sets OPENSSL_CONF for a
+ *   moment and puts back what it read, so an unset one becomes the string "undefined"
+ *   (process.env makes strings), and every later `openssl` of the process fails on that file
+ *   (agent/trust-certificate.test.ts did, after an OPC UA test in its worker);
+ * A process per file ends before either reaches another file.
  */
 const ISOLATED = [
   "server/store/contract/store.contract.test.ts",
@@ -53,6 +58,12 @@ const ISOLATED = [
   "agent/drivers/s7/s7-driver.snap7.test.ts",
   "agent/e2e/s7.test.ts",
   "agent/e2e/test-read.test.ts",
+  "agent/drivers/opcua/opcua-driver.test.ts",
+  "agent/drivers/opcua/opcua-log.test.ts",
+  "agent/e2e/opcua.test.ts",
+  "agent/e2e/single-binary-chunks.test.ts",
+  "console/e2e/agents.browser.test.ts",
+  "scripts/sim/plc-simulator.test.ts",
 ];
 
 export default defineConfig({

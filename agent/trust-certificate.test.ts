@@ -46,7 +46,7 @@ describe("caudal-agent trust <file>", () => {
       "-days",
       "1",
     ]);
-    expect(made.status).toBe(0);
+    expect(made.status, String(made.stderr)).toBe(0);
     const run = trust(pem);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);

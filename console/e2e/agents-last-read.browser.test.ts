@@ -6,11 +6,13 @@ import { chromiumMissing } from "../../scripts/testing/peers.ts";
 import { requirePeer } from "../../scripts/testing/require-peer.ts";
 import { createDevice, createVariable } from "../../server/testing/fixtures/report-fixtures.ts";
 import type { TestServer } from "../../server/testing/harness.ts";
-import { topics } from "../../shared/mqtt/topics.ts";
+import { type Payload, topics } from "../../shared/mqtt/topics.ts";
 import { BROWSER_TEST_TIMEOUT_MS, explainFailure, guardedPage } from "./testing/browser.ts";
 import { consoleField, signIn, startSite, writeValues } from "./testing/console-site.ts";
 
 vi.setConfig({ testTimeout: BROWSER_TEST_TIMEOUT_MS, hookTimeout: BROWSER_TEST_TIMEOUT_MS });
+
+type HeartbeatDevice = Payload<"heartbeat">["devices"][number];
 
 /*
  * The Agents page said a device polled every second was "last read 14 s ago": the time came from
@@ -31,9 +33,10 @@ requirePeer("chromium", chromiumMissing).describe("the Agents page's last read, 
   });
   afterAll(async () => stop?.());
 
-  it("is the newest reading the server holds, not the heartbeat's 14 s old time", async (test) => {
+  /** As the project's agent (a token issued for it): one heartbeat reporting `device`. */
+  async function sendHeartbeat(projectId: string, device: HeartbeatDevice): Promise<void> {
     const issued = await t.request<{ agent_token: string; mqtt_username: string }>(
-      `/api/edge/projects/${f.projectId}/agent-token`,
+      `/api/edge/projects/${projectId}/agent-token`,
       { method: "POST", token: f.admin.token },
     );
     expect(issued.status).toBe(201);
@@ -42,27 +45,29 @@ requirePeer("chromium", chromiumMissing).describe("the Agents page's last read, 
       password: issued.body.agent_token,
       reconnectPeriod: 0,
     });
-    const heartbeat = {
+    const heartbeat: Payload<"heartbeat"> = {
       agent_id: randomUUID(),
       agent_version: "1.0.0",
       uptime_seconds: 600,
-      devices: [
-        {
-          device_id: device,
-          name: "PLC-1",
-          state: "ok",
-          last_error: null,
-          last_read_at: new Date(Date.now() - 14_000).toISOString(),
-        },
-      ],
+      devices: [device],
       buffer: { batches: 0, points: 0, oldest_ts: null, dropped_batches: 0 },
       config: { version: null, hash: null },
     };
     try {
-      await client.publishAsync(topics.heartbeat(f.projectId), JSON.stringify(heartbeat), { qos: 1 });
+      await client.publishAsync(topics.heartbeat(projectId), JSON.stringify(heartbeat), { qos: 1 });
     } finally {
       await client.endAsync();
     }
+  }
+
+  it("is the newest reading the server holds, not the heartbeat's 14 s old time", async (test) => {
+    await sendHeartbeat(f.projectId, {
+      device_id: device,
+      name: "PLC-1",
+      state: "ok",
+      last_error: null,
+      last_read_at: new Date(Date.now() - 14_000).toISOString(),
+    });
     await writeValues(t, f.admin.token, f.wellId, { pressure: 1000 }, "psi");
 
     const g = await guardedPage(browser, t.baseUrl);
@@ -89,37 +94,13 @@ requirePeer("chromium", chromiumMissing).describe("the Agents page's last read, 
 
   it("words the agent's health reasons in Spanish, keeping the driver's own message as sent", async (test) => {
     const projectId = await t.project(f.admin.token);
-    const issued = await t.request<{ agent_token: string; mqtt_username: string }>(
-      `/api/edge/projects/${projectId}/agent-token`,
-      { method: "POST", token: f.admin.token },
-    );
-    expect(issued.status).toBe(201);
-    const client = await mqtt.connectAsync(`mqtt://127.0.0.1:${t.server.broker.port}`, {
-      username: issued.body.mqtt_username,
-      password: issued.body.agent_token,
-      reconnectPeriod: 0,
+    await sendHeartbeat(projectId, {
+      device_id: randomUUID(),
+      name: "PLC-9",
+      state: "failing",
+      last_error: "connect ECONNREFUSED 10.0.0.9:502",
+      last_read_at: null,
     });
-    const heartbeat = {
-      agent_id: randomUUID(),
-      agent_version: "1.0.0",
-      uptime_seconds: 600,
-      devices: [
-        {
-          device_id: randomUUID(),
-          name: "PLC-9",
-          state: "failing",
-          last_error: "connect ECONNREFUSED 10.0.0.9:502",
-          last_read_at: null,
-        },
-      ],
-      buffer: { batches: 0, points: 0, oldest_ts: null, dropped_batches: 0 },
-      config: { version: null, hash: null },
-    };
-    try {
-      await client.publishAsync(topics.heartbeat(projectId), JSON.stringify(heartbeat), { qos: 1 });
-    } finally {
-      await client.endAsync();
-    }
     const g = await guardedPage(browser, t.baseUrl, { locale: "es-CO" });
     explainFailure(test, g, log);
     await signIn(g.page, t.baseUrl, f.admin, {

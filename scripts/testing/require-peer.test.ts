@@ -9,12 +9,13 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "caudal-require-peer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The repository's own vitest.config.ts (reporters included), run on the fixture only. */
+/** The repository's own vitest.config.ts (reporters included), run on the fixture only: its projects, which name the suite's files, left out. */
 const config = join(dir, "vitest.config.mjs");
 writeFileSync(
   config,
   `import base from ${JSON.stringify(join(root, "vitest.config.ts"))};
-export default { ...base, test: { ...base.test, include: ["scripts/testing/fixtures/missing-peer.fixture.ts"] } };
+const { projects, ...test } = base.test;
+export default { ...base, test: { ...test, include: ["scripts/testing/fixtures/missing-peer.fixture.ts"] } };
 `,
 );
 
