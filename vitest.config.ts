@@ -71,7 +71,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "shared", include, exclude: [...exclude, ...ISOLATED], isolate: false },
+        test: {
+          name: "shared",
+          include,
+          exclude: [...exclude, ...ISOLATED],
+          isolate: false,
+          // Each file ends with the environment it started with (a library may change it).
+          setupFiles: ["scripts/testing/restore-env.ts"],
+        },
       },
       {
         extends: true,
